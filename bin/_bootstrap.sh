@@ -1,0 +1,40 @@
+# Sourced by bin/serve and bin/test: make this machine able to run graphmem.
+# Installs Java 17+ and Maven from Debian when missing (as root), a venv with the package and
+# its dev dependencies, and does nothing that is already done.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+need_debian_packages=()
+if ! java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])'; then
+  need_debian_packages+=(openjdk-17-jre-headless)
+fi
+command -v mvn >/dev/null 2>&1 || need_debian_packages+=(maven)
+if ((${#need_debian_packages[@]})); then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "graphmem: installing ${need_debian_packages[*]} from Debian" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_debian_packages[@]}" >/dev/null
+  else
+    echo "graphmem: missing ${need_debian_packages[*]}; install them (e.g. sudo apt-get install -y ${need_debian_packages[*]})" >&2
+    exit 1
+  fi
+fi
+
+PYTHON="${PYTHON:-python3}"
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "graphmem: Python 3.11+ is required (set PYTHON=/path/to/python3.11)" >&2
+  exit 1
+fi
+if [[ ! -x .venv/bin/python ]]; then
+  "$PYTHON" -m venv .venv
+fi
+# Reinstall only when the dependency list changed.
+stamp=".venv/.graphmem-deps"
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e '.[dev]'
+  echo "$want" > "$stamp"
+fi
+export PATH="$ROOT/.venv/bin:$PATH"

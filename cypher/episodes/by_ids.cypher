@@ -1,0 +1,5 @@
+// Episodes by id within the namespace (batched for DataLoaders).
+MATCH (e:Episode {ns: $ns})
+WHERE e.id IN $ids
+RETURN e {.*, embedding: null} AS episode
+LIMIT 100000

@@ -1,0 +1,1 @@
+"""The GraphQL layer: a thin translation from GraphQL types to the domain modules."""

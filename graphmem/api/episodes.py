@@ -1,0 +1,124 @@
+"""GraphQL types and resolvers for episodes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+from strawberry.scalars import JSON
+
+from graphmem import episodes as domain
+from graphmem.api.context import Info
+from graphmem.api.pagination import Connection, to_connection
+from graphmem.errors import InvalidInput
+from graphmem.pagination import page_size
+
+EpisodeKind = strawberry.enum(domain.EpisodeKind, description="What an episode records.")
+Sensitivity = strawberry.enum(
+    domain.Sensitivity, description="How sensitive an episode is; retention can key on it.")
+
+
+@strawberry.type(description="One immutable entry of the episodic log: a message, tool call, "
+                             "observation, error or document, with when it happened.")
+class Episode:
+    id: strawberry.ID = strawberry.field(description="graphmem's id (`ep_…`).")
+    namespace: str = strawberry.field(description="The namespace it belongs to.")
+    external_id: str | None = strawberry.field(description="The client's idempotency key.")
+    session_id: str | None = strawberry.field(description="The session it belongs to, if any.")
+    seq: int = strawberry.field(description="Arrival order within its session (0 without one).")
+    kind: EpisodeKind = strawberry.field(description="What it records.")
+    actor: str | None = strawberry.field(description="Who produced it (user, agent, tool name).")
+    content: str = strawberry.field(description="The full, lossless content.")
+    occurred_at: datetime = strawberry.field(description="When it happened (client time, UTC).")
+    recorded_at: datetime = strawberry.field(description="When graphmem stored it (server time).")
+    importance: float | None = strawberry.field(description="Client-given importance, 0..1.")
+    sensitivity: Sensitivity = strawberry.field(description="Sensitivity class.")
+    metadata: JSON = strawberry.field(description="Client metadata (a JSON object).")
+    content_hash: str = strawberry.field(description="SHA-256 of the canonical content.")
+
+    @classmethod
+    def of(cls, e: domain.Episode) -> Episode:
+        return cls(id=strawberry.ID(e.id), namespace=e.namespace, external_id=e.external_id,
+                   session_id=e.session_id, seq=e.seq, kind=e.kind, actor=e.actor,
+                   content=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
+                   importance=e.importance, sensitivity=e.sensitivity, metadata=e.metadata,
+                   content_hash=e.content_hash)
+
+
+@strawberry.input(description="An episode to record. Give `externalId` to make retries safe.")
+class EpisodeInput:
+    content: str = strawberry.field(description="The full content (never truncated).")
+    kind: EpisodeKind = strawberry.field(description="What it records.")
+    occurred_at: datetime = strawberry.field(description="When it happened; must carry a "
+                                                         "timezone.")
+    external_id: str | None = strawberry.field(
+        default=None, description="Idempotency key: recording it again is a no-op.")
+    session_id: str | None = strawberry.field(default=None, description="Session to append to.")
+    actor: str | None = strawberry.field(default=None, description="Who produced it.")
+    metadata: JSON | None = strawberry.field(default=None, description="A JSON object.")
+    importance: float | None = strawberry.field(default=None, description="0..1.")
+    sensitivity: Sensitivity = strawberry.field(default=domain.Sensitivity.PERSONAL,
+                                                description="Sensitivity class.")
+
+    def to_domain(self) -> domain.NewEpisode:
+        if self.metadata is not None and not isinstance(self.metadata, dict):
+            raise InvalidInput("metadata must be a JSON object", field="metadata")
+        return domain.NewEpisode(
+            content=self.content, kind=domain.EpisodeKind(self.kind),
+            occurred_at=self.occurred_at, external_id=self.external_id,
+            session_id=self.session_id, actor=self.actor, metadata=dict(self.metadata or {}),
+            importance=self.importance, sensitivity=domain.Sensitivity(self.sensitivity))
+
+
+@strawberry.input(description="Filters for `episodes`; all are optional and combine with AND.")
+class EpisodeWhere:
+    session_id: str | None = strawberry.field(default=None, description="Only this session.")
+    occurred_from: datetime | None = strawberry.field(default=None,
+                                                      description="Occurred at or after.")
+    occurred_to: datetime | None = strawberry.field(default=None, description="Occurred before.")
+    kinds: list[EpisodeKind] | None = strawberry.field(default=None, description="Any of these.")
+    actor: str | None = strawberry.field(default=None, description="Exactly this actor.")
+    text_contains: str | None = strawberry.field(
+        default=None, description="Case-insensitive substring of the content.")
+
+
+@strawberry.type(description="What `recordEpisodes` did.")
+class RecordEpisodesResult:
+    episodes: list[Episode] = strawberry.field(
+        description="One per input, in input order; duplicates are the episodes already stored.")
+    created: int = strawberry.field(description="How many were new.")
+    duplicates: int = strawberry.field(description="How many were already recorded (no-op).")
+
+
+async def record_episodes(info: Info, namespace: str,
+                          episodes: list[EpisodeInput]) -> RecordEpisodesResult:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    if not 1 <= len(episodes) <= ctx.settings.max_batch:
+        raise InvalidInput(f"send 1 to {ctx.settings.max_batch} episodes per call",
+                           field="episodes")
+    result = await domain.record(ctx.db, ns, [e.to_domain() for e in episodes])
+    return RecordEpisodesResult(episodes=[Episode.of(e) for e in result.episodes],
+                                created=result.created, duplicates=result.duplicates)
+
+
+async def list_episodes(info: Info, namespace: str, where: EpisodeWhere | None = None,
+                        first: int = 50, after: str | None = None) -> Connection[Episode]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    w = where or EpisodeWhere()
+    page = await domain.page(
+        ctx.db, ns,
+        domain.EpisodeFilter(
+            session_id=w.session_id, occurred_from=w.occurred_from, occurred_to=w.occurred_to,
+            kinds=[domain.EpisodeKind(k) for k in w.kinds] if w.kinds else None,
+            actor=w.actor, text_contains=w.text_contains),
+        first=page_size(first, ctx.settings.max_page), after=after)
+    return to_connection(page, Episode.of)
+
+
+async def episode(info: Info, namespace: str, id: strawberry.ID) -> Episode | None:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    found = await domain.by_ids(ctx.db, ns, [str(id)])
+    return Episode.of(found[str(id)]) if str(id) in found else None

@@ -1,0 +1,32 @@
+"""Translate errors once, at the API boundary: graphmem errors become typed GraphQL errors with
+``extensions.code``; anything unexpected is masked so no internals or memory content leak."""
+
+from __future__ import annotations
+
+import logging
+
+from graphql.error import GraphQLError
+from strawberry.extensions import MaskErrors
+
+from graphmem.errors import GraphmemError
+
+log = logging.getLogger(__name__)
+
+
+class TypedErrors(MaskErrors):
+    def anonymise_error(self, error: GraphQLError) -> GraphQLError:
+        original = error.original_error
+        if original is None:  # parse/validation errors: the message is about the query itself
+            return _with(error, error.message, {"code": "GRAPHQL_VALIDATION"})
+        if isinstance(original, GraphmemError):
+            extensions: dict[str, object] = {"code": original.code, **original.details}
+            if original.retryable:
+                extensions["retryable"] = True
+            return _with(error, original.message, extensions)
+        log.error("unexpected %s while resolving %s", type(original).__name__, error.path)
+        return _with(error, "internal error", {"code": "INTERNAL"})
+
+
+def _with(error: GraphQLError, message: str, extensions: dict[str, object]) -> GraphQLError:
+    return GraphQLError(message, nodes=error.nodes, source=error.source,
+                        positions=error.positions, path=error.path, extensions=extensions)

@@ -1,0 +1,101 @@
+"""``/graphql`` over HTTP: body-size cap and API-key check *before* GraphQL runs, so an
+unauthenticated request never reaches the memory graph; then strawberry's ASGI view."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import Message, Receive, Scope, Send
+from strawberry.asgi import GraphQL
+
+from graphmem.api.context import Context
+from graphmem.api.schema import build_schema
+from graphmem.auth import ANONYMOUS_ADMIN, NOBODY, Principal, authenticate
+from graphmem.config import Settings
+from graphmem.errors import GraphmemError, Unauthenticated
+
+
+class _GraphQLView(GraphQL[Context, None]):
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(build_schema(settings),
+                         graphql_ide="graphiql" if settings.graphiql else None)
+        self.settings = settings
+
+    async def get_context(self, request: Any, response: Any) -> Context:
+        runtime = request.app.state.runtime
+        # Absent only for the GraphiQL page itself, which runs no operation.
+        principal: Principal = request.scope.get("graphmem.principal", NOBODY)
+        return Context(db=runtime.db, principal=principal, settings=self.settings)
+
+
+class GraphQLEndpoint:
+    """ASGI app for ``/graphql``: limits, authentication, then the GraphQL view."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.view = _GraphQLView(settings)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        if request.method == "GET" and "query" not in request.query_params:
+            await self.view(scope, receive, send)  # the GraphiQL page itself holds no data
+            return
+        body = await _read_capped(request, self.settings.max_body_bytes)
+        if body is None:
+            await _error(413, "PAYLOAD_TOO_LARGE",
+                         f"request body exceeds {self.settings.max_body_bytes} bytes")(
+                scope, receive, send)
+            return
+        try:
+            scope["graphmem.principal"] = await self._principal(request)
+        except GraphmemError as exc:
+            status = 401 if isinstance(exc, Unauthenticated) else 503
+            await _error(status, exc.code, exc.message)(scope, receive, send)
+            return
+        await self.view(scope, _replay(body), send)
+
+    async def _principal(self, request: Request) -> Principal:
+        if not self.settings.auth_required:
+            return ANONYMOUS_ADMIN
+        db = request.app.state.runtime.db
+        return await authenticate(db, request.headers.get("authorization"))
+
+
+async def _read_capped(request: Request, limit: int) -> bytes | None:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def _error(status: int, code: str, message: str) -> Response:
+    payload = {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}
+    return Response(json.dumps(payload), status_code=status, media_type="application/json",
+                    headers={"WWW-Authenticate": "Bearer"} if status == 401 else None)
+
+
+def graphql_route(settings: Settings) -> Route:
+    return Route("/graphql", GraphQLEndpoint(settings), methods=["GET", "POST"])

@@ -1,0 +1,90 @@
+"""The ASGI application: a Starlette app made by a factory, one Neo4j driver per process.
+
+The driver opens in the lifespan; a background task waits (with capped backoff) until Neo4j
+answers and the migrations are applied, so the process serves ``/healthz`` at once and
+``/readyz`` says why it is not ready yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from graphmem import migrations
+from graphmem.api.http import graphql_route
+from graphmem.config import Settings, get_settings
+from graphmem.db import Database, open_database, wait_until_reachable
+from graphmem.errors import GraphmemError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Runtime:
+    """What the process holds for its lifetime (``app.state.runtime``)."""
+
+    settings: Settings
+    db: Database
+    ready: bool = False
+    problem: str | None = "starting"
+    _task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    async def become_ready(self) -> None:
+        delay = 0.5
+        while not self.ready:
+            try:
+                await wait_until_reachable(self.db, self.settings.neo4j_connect_timeout_s)
+                applied = await migrations.apply(self.db)
+                if applied:
+                    log.info("applied migrations %s", ", ".join(applied))
+                self.ready, self.problem = True, None
+            except GraphmemError as exc:
+                self.problem = exc.message
+                log.error("not ready: %s", exc.message)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or get_settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        runtime = Runtime(settings=settings, db=open_database(settings))
+        runtime._task = asyncio.create_task(runtime.become_ready())
+        app.state.runtime = runtime
+        try:
+            yield
+        finally:
+            runtime._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runtime._task
+            await runtime.db.close()
+
+    return Starlette(
+        routes=[
+            Route("/healthz", _healthz),
+            Route("/readyz", _readyz),
+            graphql_route(settings),
+        ],
+        lifespan=lifespan,
+    )
+
+
+async def _healthz(request: Request) -> JSONResponse:
+    return JSONResponse({"status": "ok"})
+
+
+async def _readyz(request: Request) -> JSONResponse:
+    runtime: Runtime = request.app.state.runtime
+    if runtime.ready:
+        return JSONResponse({"status": "ready"})
+    return JSONResponse({"status": "not ready", "reason": runtime.problem}, status_code=503)

@@ -1,0 +1,141 @@
+"""The ``graphmem`` command: serve, run the local Neo4j, apply the schema, manage API keys."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import typer
+
+from graphmem import migrations
+from graphmem.config import Settings, get_settings
+from graphmem.db import Database, connect
+from graphmem.errors import GraphmemError
+from graphmem.local_neo4j import LocalNeo4j
+
+T = TypeVar("T")
+
+app = typer.Typer(
+    help="graphmem: memory for AI agents over Neo4j and GraphQL.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+neo4j_app = typer.Typer(help="The local Neo4j server graphmem runs itself.", no_args_is_help=True)
+schema_app = typer.Typer(help="Schema migrations and the exported GraphQL SDL.", no_args_is_help=True)
+app.add_typer(neo4j_app, name="neo4j")
+app.add_typer(schema_app, name="schema")
+
+
+def _local() -> LocalNeo4j:
+    settings = get_settings()
+    if not settings.uses_local_neo4j:
+        raise GraphmemError("GRAPHMEM_NEO4J_URI is set: graphmem does not manage that server")
+    return LocalNeo4j.from_settings(settings)
+
+
+def ensure_neo4j(settings: Settings) -> None:
+    """Start the local server if graphmem runs it (idempotent); external servers are left alone."""
+    if settings.uses_local_neo4j:
+        local = LocalNeo4j.from_settings(settings)
+        if local.start():
+            typer.echo(f"neo4j: started {local.bolt_uri}", err=True)
+
+
+def with_database(work: Callable[[Database], Awaitable[T]]) -> T:
+    async def run() -> T:
+        db = await connect(get_settings())
+        try:
+            return await work(db)
+        finally:
+            await db.close()
+
+    return asyncio.run(run())
+
+
+@neo4j_app.command("start")
+def neo4j_start() -> None:
+    """Install (first time) and start the local Neo4j; a no-op when it already runs."""
+    local = _local()
+    started = local.start()
+    typer.echo(f"neo4j {'started' if started else 'already running'}: {local.bolt_uri}")
+    typer.echo(f"browser: {local.browser_url} (user neo4j, password in {local.home}/password)")
+
+
+@neo4j_app.command("stop")
+def neo4j_stop() -> None:
+    """Stop the local Neo4j that graphmem started."""
+    typer.echo("neo4j stopped" if _local().stop() else "neo4j was not running")
+
+
+@neo4j_app.command("status")
+def neo4j_status() -> None:
+    """Exit 0 and print the version when the local Neo4j runs, exit 3 otherwise."""
+    state = _local().status()
+    if not state.running:
+        typer.echo("neo4j not running")
+        raise typer.Exit(3)
+    typer.echo(f"neo4j running: pid {state.pid}, version {state.version or 'starting'}")
+
+
+@neo4j_app.command("logs")
+def neo4j_logs(lines: int = typer.Option(50, "--lines", "-n")) -> None:
+    """Print the last lines of the local Neo4j log."""
+    typer.echo(_local().logs(lines))
+
+
+@schema_app.command("apply")
+def schema_apply() -> None:
+    """Apply pending migrations from cypher/migrations."""
+    ensure_neo4j(get_settings())
+    done = with_database(migrations.apply)
+    typer.echo(f"applied {', '.join(done)}" if done else "schema up to date")
+
+
+@schema_app.command("status")
+def schema_status() -> None:
+    """List migrations and whether each is applied."""
+    ensure_neo4j(get_settings())
+    for state in with_database(migrations.status):
+        mark = "applied" if state.applied else "pending"
+        if state.applied and not state.checksum_matches:
+            mark = "CHANGED AFTER APPLY"
+        typer.echo(f"{state.id}  {mark}")
+
+
+@schema_app.command("export")
+def schema_export() -> None:
+    """Print the GraphQL SDL (what schema/graphmem.graphql must contain)."""
+    from graphmem.api.schema import sdl
+
+    typer.echo(sdl(), nl=False)
+
+
+@app.command("serve")
+def serve(
+    host: str | None = typer.Option(None, help="Bind address (default GRAPHMEM_HOST)."),
+    port: int | None = typer.Option(None, help="Port (default GRAPHMEM_PORT)."),
+) -> None:
+    """Start the local Neo4j if needed, apply migrations, and serve GraphQL with uvicorn."""
+    import uvicorn
+
+    from graphmem.app import create_app
+
+    settings = get_settings()
+    ensure_neo4j(settings)
+    bind_host, bind_port = host or settings.host, port or settings.port
+    typer.echo(f"GraphQL:  http://{bind_host}:{bind_port}/graphql", err=True)
+    if settings.uses_local_neo4j:
+        local = LocalNeo4j.from_settings(settings)
+        typer.echo(f"Browser:  {local.browser_url} (user neo4j, password in "
+                   f"{local.home}/password)", err=True)
+    uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="info")
+
+
+def main() -> None:
+    try:
+        app()
+    except GraphmemError as exc:
+        typer.echo(f"graphmem: {exc.message}", err=True)
+        sys.exit(1)

@@ -1,0 +1,80 @@
+"""One typed settings object, read from the environment (``GRAPHMEM_*``), then an optional
+env file, then defaults. Secrets are ``SecretStr`` so they never show in ``repr`` or logs."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from graphmem.errors import ConfigError
+
+
+class Settings(BaseSettings):
+    """Every knob graphmem has. Unset ``neo4j_uri`` means "run the local Neo4j under ``home``"."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHMEM_",
+        env_file=".graphmem/graphmem.env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )
+
+    home: Path = Field(Path(".graphmem"), description="Project-local state: Neo4j home, keys.")
+
+    # Neo4j: an external server by URI, or the local one when the URI is unset.
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+    neo4j_connect_timeout_s: float = Field(60.0, gt=0)
+
+    # The local Neo4j server (ignored when neo4j_uri is set).
+    local_bolt_port: int = Field(7687, ge=1, le=65535)
+    local_http_port: int = Field(7474, ge=1, le=65535)
+    local_heap: str = "512m"
+    local_pagecache: str = "256m"
+
+    # The HTTP service.
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    graphiql: bool = True
+    introspection: bool = True
+    auth_required: bool = True
+    max_body_bytes: int = Field(8 * 1024 * 1024, gt=0)
+    max_query_depth: int = Field(12, gt=0)
+    max_query_tokens: int = Field(5000, gt=0)
+    max_aliases: int = Field(30, gt=0)
+    max_batch: int = Field(1000, gt=0)
+    max_page: int = Field(200, gt=0)
+
+    @field_validator("neo4j_uri")
+    @classmethod
+    def _known_scheme(cls, uri: str | None) -> str | None:
+        schemes = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
+        if uri is not None and not uri.startswith(schemes):
+            raise ValueError(f"must start with one of {', '.join(schemes)}")
+        return uri
+
+    @property
+    def uses_local_neo4j(self) -> bool:
+        return self.neo4j_uri is None
+
+    @property
+    def local_neo4j_home(self) -> Path:
+        return self.home.resolve() / "neo4j"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings; a bad value fails with the key's name, not a traceback."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"GRAPHMEM_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise ConfigError(f"invalid configuration: {problems}") from None

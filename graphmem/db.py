@@ -1,0 +1,134 @@
+"""The one Neo4j driver per process and the narrow way the rest of graphmem talks to it.
+
+Domain modules call ``Database.read``/``Database.write`` with a statement *name* from
+``cypher/`` and parameters; multi-statement mutations run in ``Database.transaction`` so each
+mutation is exactly one transaction, retried by the driver on transient errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+
+from graphmem.config import Settings
+from graphmem.cypher import statement
+from graphmem.errors import ConfigError, DatabaseUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+@dataclass
+class Tx:
+    """A running write transaction that speaks in statement names."""
+
+    _tx: AsyncManagedTransaction
+    _db: Database
+
+    async def run(self, name: str, **params: Any) -> list[Row]:
+        self._db.round_trips += 1
+        result = await self._tx.run(statement(name), params)
+        return [record.data() for record in await result.fetch(1_000_000)]
+
+
+@dataclass
+class Database:
+    driver: AsyncDriver
+    name: str
+    uri: str
+    round_trips: int = field(default=0)
+
+    async def read(self, name: str, **params: Any) -> list[Row]:
+        return await self._execute(name, params, RoutingControl.READ)
+
+    async def write(self, name: str, **params: Any) -> list[Row]:
+        return await self._execute(name, params, RoutingControl.WRITE)
+
+    async def transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        """Run ``work`` as one write transaction (retried as a whole on transient errors)."""
+
+        async def unit(tx: AsyncManagedTransaction) -> T:
+            return await work(Tx(tx, self))
+
+        try:
+            async with self.driver.session(database=self.name) as session:
+                return await session.execute_write(unit)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
+
+    async def run_schema(self, text: str) -> None:
+        """Schema statements (constraints, indexes) cannot share a transaction with data."""
+        self.round_trips += 1
+        await self.driver.execute_query(text, database_=self.name)  # type: ignore[arg-type]
+
+    async def _execute(self, name: str, params: dict[str, Any], mode: RoutingControl) -> list[Row]:
+        self.round_trips += 1
+        try:
+            records, _, _ = await self.driver.execute_query(
+                statement(name), params, database_=self.name, routing_=mode
+            )
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
+        return [record.data() for record in records]
+
+    async def close(self) -> None:
+        await self.driver.close()
+
+
+def connection_target(settings: Settings) -> tuple[str, str, str]:
+    """(uri, user, password): the configured server, or the local one graphmem runs."""
+    if settings.uses_local_neo4j:
+        from graphmem.local_neo4j import LocalNeo4j
+
+        local = LocalNeo4j.from_settings(settings)
+        return local.bolt_uri, "neo4j", local.password()
+    if settings.neo4j_password is None:
+        raise ConfigError("GRAPHMEM_NEO4J_PASSWORD is required when GRAPHMEM_NEO4J_URI is set")
+    assert settings.neo4j_uri is not None
+    return settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password.get_secret_value()
+
+
+def open_database(settings: Settings) -> Database:
+    """Create the process's driver. It connects lazily; see ``wait_until_reachable``."""
+    uri, user, password = connection_target(settings)
+    # Notifications are for people writing Cypher in a console, not for service logs.
+    driver = AsyncGraphDatabase.driver(uri, auth=(user, password),
+                                       notifications_min_severity="OFF")
+    return Database(driver=driver, name=settings.neo4j_database, uri=uri)
+
+
+async def wait_until_reachable(db: Database, timeout_s: float) -> None:
+    """Retry with capped exponential backoff until Neo4j answers or ``timeout_s`` passes."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.25
+    while True:
+        try:
+            await db.driver.verify_connectivity()
+            return
+        except AuthError:
+            raise ConfigError(f"Neo4j at {db.uri} rejected the configured credentials") from None
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            if time.monotonic() + delay > deadline:
+                raise DatabaseUnavailable(f"Neo4j at {db.uri} is unreachable: {exc}") from None
+            log.warning("neo4j not reachable yet; retrying in %.2fs", delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+
+async def connect(settings: Settings) -> Database:
+    """Open the driver and wait (bounded) until Neo4j answers: for the CLI and tests."""
+    db = open_database(settings)
+    try:
+        await wait_until_reachable(db, settings.neo4j_connect_timeout_s)
+    except BaseException:
+        await db.close()
+        raise
+    return db

@@ -1,0 +1,263 @@
+"""Episodes: the lossless, append-only, timestamped log of what happened.
+
+Recording is idempotent by ``external_id`` (the client's key): the same key with the same
+content is reported as a duplicate; with different content it is a ``DuplicateConflict`` and the
+whole batch writes nothing. Sessions get a ``NEXT`` chain in (occurred_at, arrival) order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from graphmem.db import Database, Row, Tx
+from graphmem.errors import DuplicateConflict, InvalidInput
+from graphmem.namespaces import Namespace
+from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.timeutil import parse_stored_datetime, require_aware, to_native
+
+MAX_CONTENT_CHARS = 1_000_000
+
+
+class EpisodeKind(StrEnum):
+    USER_MESSAGE = "user_message"
+    AGENT_MESSAGE = "agent_message"
+    TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
+    OBSERVATION = "observation"
+    ERROR = "error"
+    DOCUMENT = "document"
+
+
+class Sensitivity(StrEnum):
+    PUBLIC = "public"
+    PERSONAL = "personal"
+    SENSITIVE = "sensitive"
+    HEALTH = "health"
+    FINANCIAL = "financial"
+
+
+@dataclass(frozen=True)
+class NewEpisode:
+    content: str
+    kind: EpisodeKind
+    occurred_at: datetime
+    external_id: str | None = None
+    session_id: str | None = None
+    actor: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    importance: float | None = None
+    sensitivity: Sensitivity = Sensitivity.PERSONAL
+
+    def content_hash(self) -> str:
+        """What makes two submissions of one external_id "the same episode"."""
+        canonical = json.dumps(
+            [self.session_id, self.occurred_at.isoformat(), self.kind.value, self.actor,
+             self.content, self.metadata, self.importance, self.sensitivity.value],
+            sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+        )
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Episode:
+    id: str
+    namespace: str
+    content: str
+    kind: EpisodeKind
+    occurred_at: datetime
+    recorded_at: datetime
+    external_id: str | None
+    session_id: str | None
+    seq: int
+    actor: str | None
+    metadata: dict[str, Any]
+    importance: float | None
+    sensitivity: Sensitivity
+    content_hash: str
+
+    @classmethod
+    def from_row(cls, row: Row) -> Episode:
+        return cls(
+            id=row["id"],
+            namespace=row["ns"],
+            content=row["content"],
+            kind=EpisodeKind(row["kind"]),
+            occurred_at=parse_stored_datetime(row["occurred_at"]),
+            recorded_at=parse_stored_datetime(row["recorded_at"]),
+            external_id=row.get("external_id"),
+            session_id=row.get("session_id"),
+            seq=row.get("seq") or 0,
+            actor=row.get("actor"),
+            metadata=json.loads(row.get("metadata") or "{}"),
+            importance=row.get("importance"),
+            sensitivity=Sensitivity(row.get("sensitivity") or Sensitivity.PERSONAL),
+            content_hash=row["content_hash"],
+        )
+
+    @property
+    def cursor(self) -> str:
+        return encode_cursor([self.occurred_at.isoformat(), self.seq, self.id])
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    episodes: list[Episode]  # in input order; duplicates are the episodes already stored
+    created: int
+    duplicates: int
+
+
+@dataclass(frozen=True)
+class EpisodeFilter:
+    session_id: str | None = None
+    occurred_from: datetime | None = None
+    occurred_to: datetime | None = None
+    kinds: list[EpisodeKind] | None = None
+    actor: str | None = None
+    text_contains: str | None = None
+
+
+def validate(episode: NewEpisode) -> None:
+    require_aware(episode.occurred_at, "occurredAt")
+    if not episode.content:
+        raise InvalidInput("content must not be empty", field="content")
+    if len(episode.content) > MAX_CONTENT_CHARS:
+        raise InvalidInput(f"content exceeds {MAX_CONTENT_CHARS} characters", field="content")
+    if episode.importance is not None and not 0.0 <= episode.importance <= 1.0:
+        raise InvalidInput("importance must be between 0 and 1", field="importance")
+    for name, value in (("externalId", episode.external_id), ("sessionId", episode.session_id)):
+        if value is not None and not 1 <= len(value) <= 256:
+            raise InvalidInput(f"{name} must be 1-256 characters", field=name)
+
+
+async def record(db: Database, ns: Namespace, batch: list[NewEpisode]) -> RecordResult:
+    """Record a batch in one transaction; see the module docstring for idempotency."""
+    for episode in batch:
+        validate(episode)
+    return await db.transaction(lambda tx: _record(tx, ns, batch))
+
+
+async def _record(tx: Tx, ns: Namespace, batch: list[NewEpisode]) -> RecordResult:
+    keys = sorted({e.external_id for e in batch if e.external_id is not None})
+    stored = {
+        row["episode"]["external_id"]: Episode.from_row(row["episode"])
+        for row in await tx.run("episodes/existing", ns=ns, external_ids=keys)
+    } if keys else {}
+    now = datetime.now(UTC)
+    fresh: dict[str, tuple[NewEpisode, str]] = {}  # external_id -> (episode, hash) in this batch
+    to_create: list[tuple[int, NewEpisode]] = []
+    for position, episode in enumerate(batch):
+        digest = episode.content_hash()
+        key = episode.external_id
+        if key is not None and key in stored:
+            if stored[key].content_hash != digest:
+                raise DuplicateConflict(
+                    f"externalId {key!r} was already recorded with different content",
+                    external_id=key, index=position,
+                )
+            continue
+        if key is not None and key in fresh:
+            if fresh[key][1] != digest:
+                raise DuplicateConflict(
+                    f"externalId {key!r} appears twice in the batch with different content",
+                    external_id=key, index=position,
+                )
+            continue
+        if key is not None:
+            fresh[key] = (episode, digest)
+        to_create.append((position, episode))
+
+    rows = await _rows_with_seq(tx, ns, [e for _, e in to_create], now)
+    if rows:
+        await tx.run("episodes/create", ns=ns, episodes=rows)
+        sessions = _earliest_per_session(rows)
+        if sessions:
+            await tx.run("episodes/relink", ns=ns, sessions=sessions)
+
+    created = {pos: Episode.from_row({**row, "ns": ns}) for (pos, _), row in zip(to_create, rows,
+                                                                                  strict=True)}
+    by_key = {e.external_id: e for e in created.values() if e.external_id is not None}
+    result = [
+        created.get(pos) or stored.get(ep.external_id or "") or by_key[ep.external_id or ""]
+        for pos, ep in enumerate(batch)
+    ]
+    return RecordResult(result, created=len(created), duplicates=len(batch) - len(created))
+
+
+async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[NewEpisode],
+                         now: datetime) -> list[Row]:
+    counts: dict[str, int] = defaultdict(int)
+    for episode in episodes:
+        if episode.session_id is not None:
+            counts[episode.session_id] += 1
+    bases: dict[str, int] = {}
+    if counts:
+        reserved = await tx.run(
+            "episodes/reserve_seq", ns=ns, now=now,
+            sessions=[{"session_id": s, "count": c} for s, c in sorted(counts.items())],
+        )
+        bases = {row["session_id"]: row["base"] for row in reserved}
+    rows = []
+    for episode in episodes:
+        seq = 0
+        if episode.session_id is not None:
+            bases[episode.session_id] += 1
+            seq = bases[episode.session_id]
+        rows.append({
+            "id": f"ep_{uuid.uuid4().hex}",
+            "external_id": episode.external_id,
+            "session_id": episode.session_id,
+            "seq": seq,
+            "kind": episode.kind.value,
+            "actor": episode.actor,
+            "content": episode.content,
+            "occurred_at": to_native(episode.occurred_at),
+            "recorded_at": to_native(now),
+            "importance": episode.importance,
+            "sensitivity": episode.sensitivity.value,
+            "metadata": json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False),
+            "content_hash": episode.content_hash(),
+        })
+    return rows
+
+
+def _earliest_per_session(rows: list[Row]) -> list[Row]:
+    earliest: dict[str, Any] = {}
+    for row in rows:
+        sid = row["session_id"]
+        if sid is not None and (sid not in earliest or row["occurred_at"] < earliest[sid]):
+            earliest[sid] = row["occurred_at"]
+    return [{"session_id": s, "earliest": t} for s, t in sorted(earliest.items())]
+
+
+async def page(db: Database, ns: Namespace, where: EpisodeFilter, first: int,
+               after: str | None) -> Page[Episode]:
+    key = decode_cursor(after)
+    after_t, after_seq, after_id = (None, None, None)
+    if key is not None:
+        try:
+            after_t, after_seq, after_id = datetime.fromisoformat(key[0]), int(key[1]), str(key[2])
+        except (IndexError, ValueError, TypeError):
+            raise InvalidInput("malformed cursor: pass an endCursor you were given",
+                               field="after") from None
+    rows = await db.read(
+        "episodes/page", ns=ns, limit=first + 1,
+        session_id=where.session_id,
+        **{"from": to_native(where.occurred_from), "to": to_native(where.occurred_to)},
+        kinds=[k.value for k in where.kinds] if where.kinds else None,
+        actor=where.actor, text=where.text_contains,
+        after_t=to_native(after_t), after_seq=after_seq, after_id=after_id,
+    )
+    episodes = [Episode.from_row(row["episode"]) for row in rows]
+    return Page([(e.cursor, e) for e in episodes[:first]], has_next=len(episodes) > first)
+
+
+async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Episode]:
+    rows = await db.read("episodes/by_ids", ns=ns, ids=ids)
+    return {row["episode"]["id"]: Episode.from_row(row["episode"]) for row in rows}

@@ -1,0 +1,66 @@
+"""The whole error tree, drawn here at the top so a reader sees every failure graphmem reports.
+
+GraphmemError
+├── ConfigError            bad or missing setting
+├── LocalNeo4jError        the local server cannot be installed, started or stopped
+├── MigrationError         a migration failed or an applied one was edited
+├── DatabaseUnavailable    Neo4j unreachable (retryable)
+├── InvalidInput           the request is malformed; nothing was written
+├── NotFound               a referenced id does not exist in the namespace
+├── DuplicateConflict      an idempotency key was reused with different content
+├── Unauthenticated        no or unknown API key
+└── Forbidden              the key is not granted the namespace
+
+Each carries a stable ``code`` that the GraphQL layer puts in ``extensions.code``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GraphmemError(Exception):
+    code = "INTERNAL"
+    retryable = False
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class ConfigError(GraphmemError):
+    code = "CONFIG"
+
+
+class LocalNeo4jError(GraphmemError):
+    code = "LOCAL_NEO4J"
+
+
+class MigrationError(GraphmemError):
+    code = "MIGRATION"
+
+
+class DatabaseUnavailable(GraphmemError):
+    code = "DATABASE_UNAVAILABLE"
+    retryable = True
+
+
+class InvalidInput(GraphmemError):
+    code = "INVALID_INPUT"
+
+
+class NotFound(GraphmemError):
+    code = "NOT_FOUND"
+
+
+class DuplicateConflict(GraphmemError):
+    code = "DUPLICATE_CONFLICT"
+
+
+class Unauthenticated(GraphmemError):
+    code = "UNAUTHENTICATED"
+
+
+class Forbidden(GraphmemError):
+    code = "FORBIDDEN"

@@ -1,0 +1,277 @@
+"""A local Neo4j Community server that graphmem installs, starts and stops by itself.
+
+The jars come from Maven Central (see ``pom.xml``); the server runs
+``org.neo4j.server.CommunityEntryPoint`` under ``<home>`` with the JVM flags the official
+``neo4j`` script adds, listening on loopback only. We only ever signal a process whose pid we
+recorded and whose command line names our home, so we never kill a server we did not start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmem.config import Settings
+from graphmem.errors import LocalNeo4jError
+from graphmem.local_neo4j.install import find_java, resolve_jars
+
+ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+
+# What the official launcher passes (neo4j.conf's server.jvm.additional defaults, 5.26).
+_JVM_FLAGS = [
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Djdk.tls.ephemeralDHKeySize=2048",
+    "-Djdk.tls.rejectClientInitiatedRenegotiation=true",
+    "-XX:FlightRecorderOptions=stackdepth=256",
+    "-XX:+UnlockDiagnosticVMOptions",
+    "-XX:+DebugNonSafepoints",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "-Dlog4j2.disable.jmx=true",
+    "-Dfile.encoding=UTF-8",
+]
+
+
+@dataclass(frozen=True)
+class Status:
+    running: bool
+    pid: int | None
+    version: str | None
+
+
+@dataclass(frozen=True)
+class LocalNeo4j:
+    home: Path
+    bolt_port: int = 7687
+    http_port: int = 7474
+    heap: str = "512m"
+    pagecache: str = "256m"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LocalNeo4j:
+        return cls(
+            home=settings.local_neo4j_home,
+            bolt_port=settings.local_bolt_port,
+            http_port=settings.local_http_port,
+            heap=settings.local_heap,
+            pagecache=settings.local_pagecache,
+        )
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def browser_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}/browser/"
+
+    @property
+    def log_file(self) -> Path:
+        return self.home / "logs" / "neo4j.log"
+
+    @property
+    def _pid_file(self) -> Path:
+        return self.home / "run" / "graphmem-neo4j.pid"
+
+    @property
+    def _password_file(self) -> Path:
+        return self.home / "password"
+
+    def password(self) -> str:
+        """The local server's password: made on first use, kept owner-readable only."""
+        if not self._password_file.exists():
+            self.home.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self._password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_urlsafe(24))
+        return self._password_file.read_text().strip()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def start(self, timeout_s: float = 180.0) -> bool:
+        """Start the server unless ours is already running. Returns True if it started now."""
+        with self._lock():
+            if self._our_pid() is not None:
+                self._wait_ready(timeout_s)
+                return False
+            java = find_java()
+            lib = resolve_jars(self.home)
+            self._check_ports_free()
+            self._write_conf()
+            self._set_initial_password(java, lib)
+            self._launch(java, lib)
+            self._wait_ready(timeout_s)
+            return True
+
+    def stop(self, timeout_s: float = 60.0) -> bool:
+        """SIGTERM our server and wait for it to exit. Returns False if none was running."""
+        with self._lock():
+            pid = self._our_pid()
+            if pid is None:
+                return False
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + timeout_s
+            while _alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+            self._pid_file.unlink(missing_ok=True)
+            return True
+
+    def status(self) -> Status:
+        pid = self._our_pid()
+        if pid is None:
+            return Status(running=False, pid=None, version=None)
+        return Status(running=True, pid=pid, version=self._discovery().get("neo4j_version"))
+
+    def logs(self, lines: int = 50) -> str:
+        if not self.log_file.exists():
+            return ""
+        return "\n".join(self.log_file.read_text("utf-8", "replace").splitlines()[-lines:])
+
+    # -- internals -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        """Serialise start/stop between processes, so two starts make one server."""
+        self.home.mkdir(parents=True, exist_ok=True)
+        with open(self.home / ".lock", "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _our_pid(self) -> int | None:
+        try:
+            pid = int(self._pid_file.read_text().strip())
+        except (FileNotFoundError, ValueError):
+            return None
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            return None
+        if ENTRY_POINT in cmdline and f"--home-dir={self.home}" in cmdline:
+            return pid
+        return None
+
+    def _check_ports_free(self) -> None:
+        for port, key in ((self.bolt_port, "BOLT"), (self.http_port, "HTTP")):
+            if _port_open(port):
+                raise LocalNeo4jError(
+                    f"port {port} on 127.0.0.1 is already taken by another process; stop it or "
+                    f"set GRAPHMEM_LOCAL_{key}_PORT"
+                )
+
+    def _write_conf(self) -> None:
+        for sub in ("conf", "data", "logs", "run", "plugins", "import"):
+            (self.home / sub).mkdir(parents=True, exist_ok=True)
+        home = self.home
+        conf = f"""# Written by graphmem on every start; edit graphmem settings instead.
+server.default_listen_address=127.0.0.1
+server.bolt.listen_address=127.0.0.1:{self.bolt_port}
+server.http.listen_address=127.0.0.1:{self.http_port}
+server.https.enabled=false
+server.memory.heap.initial_size={self.heap}
+server.memory.heap.max_size={self.heap}
+server.memory.pagecache.size={self.pagecache}
+dbms.usage_report.enabled=false
+client.allow_telemetry=false
+server.directories.data={home / "data"}
+server.directories.logs={home / "logs"}
+server.directories.run={home / "run"}
+server.directories.plugins={home / "plugins"}
+server.directories.import={home / "import"}
+"""
+        (home / "conf" / "neo4j.conf").write_text(conf, "utf-8")
+
+    def _set_initial_password(self, java: Path, lib: Path) -> None:
+        """Before the first start only: Neo4j ignores this once the system database exists."""
+        if (self.home / "data" / "databases" / "system").exists():
+            return
+        env = {**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
+        result = subprocess.run(
+            [str(java), "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool",
+             "dbms", "set-initial-password", self.password()],
+            env=env, capture_output=True, text=True, check=False,
+        )
+        if result.returncode != 0:
+            reason = next((line for line in (result.stdout + result.stderr).splitlines()
+                           if line.strip() and not line.lstrip().startswith("at ")), "unknown")
+            raise LocalNeo4jError(f"could not set the initial Neo4j password: {reason}")
+
+    def _launch(self, java: Path, lib: Path) -> None:
+        console = open(self.home / "logs" / "console.log", "ab")  # noqa: SIM115 - child owns it
+        process = subprocess.Popen(
+            [str(java), f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS,
+             "-cp", f"{lib}/*", ENTRY_POINT,
+             f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"],
+            stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,  # survives the CLI that started it
+        )
+        console.close()
+        self._pid_file.write_text(str(process.pid))
+
+    def _wait_ready(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            pid = self._our_pid()
+            if pid is None:
+                raise LocalNeo4jError(
+                    "Neo4j exited during start; last log lines:\n" + self.logs(15)
+                    + "\n" + _tail(self.home / "logs" / "console.log", 15)
+                )
+            if _port_open(self.bolt_port) and self._discovery().get("neo4j_version"):
+                return
+            time.sleep(0.3)
+        raise LocalNeo4jError(f"Neo4j did not answer on {self.bolt_uri} within {timeout_s:.0f}s")
+
+    def _discovery(self) -> dict[str, str]:
+        try:
+            url = f"http://127.0.0.1:{self.http_port}/"
+            with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 - loopback
+                return dict(json.load(response))
+        except (OSError, ValueError):
+            return {}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie child still answers kill(0); treat it as gone.
+    with contextlib.suppress(OSError):
+        if " Z " in Path(f"/proc/{pid}/stat").read_text():
+            return False
+    return True
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _tail(path: Path, lines: int) -> str:
+    if not path.exists():
+        return ""
+    return "\n".join(path.read_text("utf-8", "replace").splitlines()[-lines:])

@@ -1,0 +1,68 @@
+"""Numbered, idempotent schema migrations from ``cypher/migrations``, tracked in the graph.
+
+Each file ``NNNN_name.cypher`` runs once; ``(:Migration {id, checksum, applied_at})`` records
+it. Editing an applied file is refused: write a new migration instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmem.cypher import cypher_root, split_statements
+from graphmem.db import Database
+from graphmem.errors import MigrationError
+
+
+@dataclass(frozen=True)
+class Migration:
+    id: str
+    path: Path
+
+    @property
+    def text(self) -> str:
+        return self.path.read_text("utf-8")
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class MigrationState:
+    id: str
+    applied: bool
+    checksum_matches: bool
+
+
+def available(directory: Path | None = None) -> list[Migration]:
+    folder = directory or cypher_root() / "migrations"
+    return [Migration(path.stem, path) for path in sorted(folder.glob("[0-9][0-9][0-9][0-9]_*.cypher"))]
+
+
+async def status(db: Database, directory: Path | None = None) -> list[MigrationState]:
+    applied = {row["id"]: row["checksum"] for row in await db.read("system/migrations_applied")}
+    return [
+        MigrationState(m.id, m.id in applied, applied.get(m.id, m.checksum) == m.checksum)
+        for m in available(directory)
+    ]
+
+
+async def apply(db: Database, directory: Path | None = None) -> list[str]:
+    """Apply pending migrations in order; returns the ids applied now (empty when up to date)."""
+    applied = {row["id"]: row["checksum"] for row in await db.read("system/migrations_applied")}
+    done: list[str] = []
+    for migration in available(directory):
+        if migration.id in applied:
+            if applied[migration.id] != migration.checksum:
+                raise MigrationError(
+                    f"migration {migration.id} was changed after it was applied; "
+                    "restore it and add a new migration instead"
+                )
+            continue
+        for text in split_statements(migration.text):
+            await db.run_schema(text)
+        await db.write("system/migration_record", id=migration.id, checksum=migration.checksum)
+        done.append(migration.id)
+    return done

@@ -1,0 +1,46 @@
+"""Keyset pagination shared by every list: opaque cursors over a sort key, a capped page size."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from graphmem.errors import InvalidInput
+
+T = TypeVar("T")
+
+
+def encode_cursor(key: list[Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode()
+
+
+def decode_cursor(cursor: str | None) -> list[Any] | None:
+    if cursor is None:
+        return None
+    try:
+        key = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except ValueError:
+        raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
+    if not isinstance(key, list):
+        raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
+    return key
+
+
+def page_size(first: int, cap: int) -> int:
+    if not 1 <= first <= cap:
+        raise InvalidInput(f"first must be between 1 and {cap}", field="first")
+    return first
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """One page of items with the cursor of each; ``has_next`` from fetching one extra row."""
+
+    items: list[tuple[str, T]]
+    has_next: bool
+
+    @property
+    def end_cursor(self) -> str | None:
+        return self.items[-1][0] if self.items else None

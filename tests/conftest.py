@@ -1,0 +1,122 @@
+"""Shared fixtures: one real local Neo4j for the whole run, a fresh namespace per test.
+
+Tests use their own Neo4j home and ports (below), so they never touch `bin/serve`'s data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "test"))
+os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "17687")
+os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "17474")
+
+from graphmem import migrations  # noqa: E402
+from graphmem.app import create_app  # noqa: E402
+from graphmem.auth import create_key  # noqa: E402
+from graphmem.config import Settings, get_settings  # noqa: E402
+from graphmem.db import Database, connect  # noqa: E402
+from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return get_settings()
+
+
+@pytest.fixture(scope="session")
+def local_neo4j(settings: Settings) -> LocalNeo4j:
+    server = LocalNeo4j.from_settings(settings)
+    server.start()
+    return server
+
+
+@pytest.fixture(scope="session")
+async def db(settings: Settings, local_neo4j: LocalNeo4j) -> AsyncIterator[Database]:
+    database = await connect(settings)
+    await migrations.apply(database)
+    yield database
+    await database.close()
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings, db: Database) -> AsyncIterator[Starlette]:
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        runtime = application.state.runtime
+        for _ in range(600):
+            if runtime.ready:
+                break
+            await asyncio.sleep(0.1)
+        assert runtime.ready, runtime.problem
+        yield application
+
+
+@pytest.fixture(scope="session")
+async def admin_token(db: Database) -> str:
+    return await create_key(db, "tests-admin", grants=[], admin=True)
+
+
+@pytest.fixture
+async def client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://graphmem.test") as http:
+        yield http
+
+
+@pytest.fixture
+async def ns(db: Database) -> AsyncIterator[str]:
+    """A fresh namespace for one test, deleted afterwards so tests can share the server."""
+    name = f"test/{uuid.uuid4().hex[:12]}"
+    yield name
+    await delete_namespace(db, name)
+
+
+async def delete_namespace(db: Database, name: str) -> None:
+    await db.driver.execute_query(
+        "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+        {"ns": name}, database_=db.name,
+    )
+
+
+class GraphQLClient:
+    """Posts GraphQL with a key and returns (data, errors) for terse assertions."""
+
+    def __init__(self, http: httpx.AsyncClient, token: str | None) -> None:
+        self.http, self.token = http, token
+
+    async def __call__(self, query: str, **variables: Any) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        response = await self.http.post("/graphql", json={"query": query, "variables": variables},
+                                        headers=headers)
+        body: dict[str, Any] = response.json()
+        return body
+
+    async def ok(self, query: str, **variables: Any) -> dict[str, Any]:
+        body = await self(query, **variables)
+        assert not body.get("errors"), body.get("errors")
+        data: dict[str, Any] = body["data"]
+        return data
+
+
+@pytest.fixture
+def gql(client: httpx.AsyncClient, admin_token: str) -> GraphQLClient:
+    return GraphQLClient(client, admin_token)
+
+
+async def graph_size(db: Database) -> tuple[int, int]:
+    """(nodes, relationships) in the whole database: for "wrote nothing" assertions."""
+    records, _, _ = await db.driver.execute_query(
+        "CALL { MATCH (n) RETURN count(n) AS nodes } CALL { MATCH ()-[r]->() RETURN count(r) AS rels } "
+        "RETURN nodes, rels", database_=db.name)
+    return records[0]["nodes"], records[0]["rels"]

@@ -1,0 +1,44 @@
+"""The local Neo4j is a real 5.26 server that graphmem starts idempotently."""
+
+from __future__ import annotations
+
+from graphmem.db import Database
+from graphmem.local_neo4j import LocalNeo4j
+from graphmem.local_neo4j.install import neo4j_version
+
+
+async def test_server_is_neo4j_5_26_community(db: Database) -> None:
+    rows, _, _ = await db.driver.execute_query("CALL dbms.components() YIELD versions, edition "
+                                               "RETURN versions[0] AS version, edition")
+    assert rows[0]["version"].startswith("5.26.")
+    assert rows[0]["version"] == neo4j_version()
+    assert rows[0]["edition"] == "community"
+
+
+def test_start_is_idempotent(local_neo4j: LocalNeo4j) -> None:
+    before = local_neo4j.status()
+    assert before.running and before.version == neo4j_version()
+    assert local_neo4j.start() is False  # already running: no second server
+    assert local_neo4j.status().pid == before.pid
+
+
+def test_listens_on_loopback_only(local_neo4j: LocalNeo4j) -> None:
+    conf = (local_neo4j.home / "conf" / "neo4j.conf").read_text()
+    assert "server.default_listen_address=127.0.0.1" in conf
+    assert "dbms.usage_report.enabled=false" in conf
+
+
+def test_password_is_private_and_not_in_logs(local_neo4j: LocalNeo4j) -> None:
+    password_file = local_neo4j.home / "password"
+    assert password_file.stat().st_mode & 0o077 == 0
+    password = local_neo4j.password()
+    for log in (local_neo4j.home / "logs").glob("*.log"):
+        assert password not in log.read_text("utf-8", "replace"), log.name
+
+
+def test_stop_never_touches_a_process_it_did_not_start(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    stranger = LocalNeo4j(home=tmp_path, bolt_port=1, http_port=2)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "graphmem-neo4j.pid").write_text("1")  # pid 1 is not our Neo4j
+    assert stranger.stop() is False
+    assert stranger.status().running is False
