@@ -83,10 +83,11 @@ async def ns(db: Database) -> AsyncIterator[str]:
 
 
 async def delete_namespace(db: Database, name: str) -> None:
-    await db.driver.execute_query(
-        "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
-        {"ns": name}, database_=db.name,
-    )
+    async with db.driver.session(database=db.name) as session:  # IN TRANSACTIONS: auto-commit
+        result = await session.run(
+            "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+            {"ns": name})
+        await result.consume()
 
 
 class GraphQLClient:

@@ -1,0 +1,129 @@
+"""recordEpisodes / episodes over the real app and Neo4j."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem.db import Database
+from tests.conftest import GraphQLClient, graph_size
+
+RECORD = """
+mutation($ns: String!, $eps: [EpisodeInput!]!) {
+  recordEpisodes(namespace: $ns, episodes: $eps) {
+    created duplicates episodes { id externalId sessionId seq content occurredAt kind metadata }
+  }
+}"""
+
+LIST = """
+query($ns: String!, $where: EpisodeWhere, $first: Int!, $after: String) {
+  episodes(namespace: $ns, where: $where, first: $first, after: $after) {
+    edges { cursor node { externalId content occurredAt } }
+    pageInfo { hasNextPage endCursor }
+  }
+}"""
+
+
+def ep(ext: str, minute: int, content: str | None = None, session: str | None = "s1",
+       **extra: Any) -> dict[str, Any]:
+    return {"externalId": ext, "sessionId": session, "kind": "USER_MESSAGE", "actor": "user",
+            "content": f"message {ext}" if content is None else content,
+            "occurredAt": f"2026-05-01T09:{minute:02d}:00+00:00", **extra}
+
+
+async def chain(db: Database, ns: str, session: str) -> list[str]:
+    rows, _, _ = await db.driver.execute_query(
+        """MATCH (first:Episode {ns: $ns, session_id: $s}) WHERE NOT ()-[:NEXT]->(first)
+           MATCH path = (first)-[:NEXT*0..]->(last) WHERE NOT (last)-[:NEXT]->()
+           RETURN [n IN nodes(path) | n.external_id] AS ids""", {"ns": ns, "s": session})
+    assert len(rows) == 1, "a session has exactly one chain"
+    return list(rows[0]["ids"])
+
+
+async def test_record_and_read_back(gql: GraphQLClient, ns: str) -> None:
+    data = await gql.ok(RECORD, ns=ns, eps=[ep("a", 1, metadata={"lang": "en"}), ep("b", 2)])
+    result = data["recordEpisodes"]
+    assert (result["created"], result["duplicates"]) == (2, 0)
+    assert result["episodes"][0]["metadata"] == {"lang": "en"}
+    assert result["episodes"][0]["id"].startswith("ep_")
+    listed = await gql.ok(LIST, ns=ns, first=10)
+    assert [e["node"]["externalId"] for e in listed["episodes"]["edges"]] == ["a", "b"]
+
+
+async def test_same_external_id_twice_is_a_no_op(gql: GraphQLClient, db: Database,
+                                                 ns: str) -> None:
+    first = await gql.ok(RECORD, ns=ns, eps=[ep("a", 1)])
+    size = await graph_size(db)
+    again = await gql.ok(RECORD, ns=ns, eps=[ep("a", 1), ep("a", 1)])
+    assert (again["recordEpisodes"]["created"], again["recordEpisodes"]["duplicates"]) == (0, 2)
+    assert again["recordEpisodes"]["episodes"][0]["id"] == first["recordEpisodes"]["episodes"][0]["id"]
+    assert await graph_size(db) == size
+
+
+async def test_same_external_id_other_content_is_a_typed_error_writing_nothing(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("a", 1)])
+    size = await graph_size(db)
+    body = await gql(RECORD, ns=ns, eps=[ep("new", 3), ep("a", 1, content="changed!")])
+    assert body["errors"][0]["extensions"]["code"] == "DUPLICATE_CONFLICT"
+    assert body["errors"][0]["extensions"]["external_id"] == "a"
+    assert await graph_size(db) == size  # "new" was not written either
+
+
+async def test_out_of_order_batches_give_one_correct_chain(gql: GraphQLClient, db: Database,
+                                                           ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("m5", 5), ep("m1", 1)])
+    await gql.ok(RECORD, ns=ns, eps=[ep("m3", 3), ep("m9", 9), ep("m0", 0)])
+    await gql.ok(RECORD, ns=ns, eps=[ep("m4", 4)])
+    assert await chain(db, ns, "s1") == ["m0", "m1", "m3", "m4", "m5", "m9"]
+
+
+async def test_equal_timestamps_keep_arrival_order(gql: GraphQLClient, db: Database,
+                                                   ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("q", 1), ep("a", 1)])
+    await gql.ok(RECORD, ns=ns, eps=[ep("q2", 1)])
+    assert await chain(db, ns, "s1") == ["q", "a", "q2"]
+
+
+async def test_pagination_filters_and_cursors(gql: GraphQLClient, ns: str) -> None:
+    eps = [ep(f"e{i}", i, session="s1" if i % 2 else "s2") for i in range(10)]
+    eps[3]["content"] = "I moved to Lisbon"
+    await gql.ok(RECORD, ns=ns, eps=eps)
+    seen, after = [], None
+    while True:
+        page = (await gql.ok(LIST, ns=ns, first=3, after=after))["episodes"]
+        seen += [e["node"]["externalId"] for e in page["edges"]]
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert seen == [f"e{i}" for i in range(10)]
+    odd = await gql.ok(LIST, ns=ns, first=50, where={"sessionId": "s1"})
+    assert len(odd["episodes"]["edges"]) == 5
+    text = await gql.ok(LIST, ns=ns, first=50, where={"textContains": "lisbon"})
+    assert [e["node"]["externalId"] for e in text["episodes"]["edges"]] == ["e3"]
+    window = await gql.ok(LIST, ns=ns, first=50, where={
+        "occurredFrom": "2026-05-01T09:02:00Z", "occurredTo": "2026-05-01T09:05:00Z"})
+    assert [e["node"]["externalId"] for e in window["episodes"]["edges"]] == ["e2", "e3", "e4"]
+
+
+async def test_invalid_inputs_are_typed_and_write_nothing(gql: GraphQLClient, db: Database,
+                                                          ns: str) -> None:
+    size = await graph_size(db)
+    cases = [
+        (ns, [ep("a", 1, occurredAt="2026-05-01T09:00:00")]),  # naive time
+        (ns, [ep("a", 1, content="")]),
+        (ns, [ep("a", 1, importance=1.5)]),
+        (ns, [ep("a", 1, metadata=[1, 2])]),
+        ("bad namespace!", [ep("a", 1)]),
+        (ns, []),
+    ]
+    for namespace, eps in cases:
+        body = await gql(RECORD, ns=namespace, eps=eps)
+        assert body.get("errors"), (namespace, eps)
+        assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT", (eps, body)
+    assert await graph_size(db) == size
+
+
+async def test_batch_of_a_thousand_is_one_call(gql: GraphQLClient, ns: str) -> None:
+    eps = [ep(f"b{i}", i % 60, session=f"s{i % 7}") for i in range(1000)]
+    data = await gql.ok(RECORD, ns=ns, eps=eps)
+    assert data["recordEpisodes"]["created"] == 1000
