@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from neomodel import ArrayProperty as _ArrayProperty
 from neomodel import (
     AsyncStructuredNode,
     BooleanProperty,
@@ -20,7 +21,6 @@ from neomodel import (
     StringProperty,
     adb,
 )
-from neomodel import ArrayProperty as _ArrayProperty
 
 from graphmem.db import Database
 from graphmem.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
@@ -88,7 +88,8 @@ async def create_key(db: Database, name: str, grants: list[str], admin: bool) ->
     key_id = secrets.token_hex(6)
     token = f"{_PREFIX}{key_id}_{secrets.token_urlsafe(32)}"
     await adb.set_connection(driver=db.driver)
-    await ApiKey(key_id=key_id, name=name, hash=hash_secret(token), grants=grants, admin=admin).save()
+    key = ApiKey(key_id=key_id, name=name, hash=hash_secret(token), grants=grants, admin=admin)
+    await key.save()
     return token
 
 

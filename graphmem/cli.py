@@ -23,9 +23,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 neo4j_app = typer.Typer(help="The local Neo4j server graphmem runs itself.", no_args_is_help=True)
-schema_app = typer.Typer(help="Schema migrations and the exported GraphQL SDL.", no_args_is_help=True)
+schema_app = typer.Typer(help="Schema migrations and the exported GraphQL SDL.",
+                         no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(schema_app, name="schema")
+keys_app = typer.Typer(help="API keys: create, list, revoke.", no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
 
 
 def _local() -> LocalNeo4j:
@@ -110,6 +113,43 @@ def schema_export() -> None:
     from graphmem.api.schema import sdl
 
     typer.echo(sdl(), nl=False)
+
+
+@keys_app.command("create")
+def keys_create(
+    name: str = typer.Argument(..., help="A label, e.g. the application using the key."),
+    namespace: list[str] = typer.Option([], "--namespace", "-n",
+                                        help="Grant a namespace or prefix (acme/*); repeat."),
+    admin: bool = typer.Option(False, "--admin", help="Grant every namespace."),
+) -> None:
+    """Create a key and print its token once (only a hash is stored)."""
+    from graphmem.auth import create_key
+
+    ensure_neo4j(get_settings())
+    token = with_database(lambda db: create_key(db, name, namespace, admin))
+    typer.echo(token)
+
+
+@keys_app.command("list")
+def keys_list() -> None:
+    """List keys (never their tokens)."""
+    from graphmem.auth import list_keys
+
+    ensure_neo4j(get_settings())
+    for key in with_database(list_keys):
+        state = f"revoked {key.revoked_at:%Y-%m-%d}" if key.revoked_at else "active"
+        grants = "admin" if key.admin else ",".join(key.grants)
+        typer.echo(f"{key.key_id}  {key.name}  {grants}  {state}")
+
+
+@keys_app.command("revoke")
+def keys_revoke(key_id: str = typer.Argument(..., help="The id shown by `keys list`.")) -> None:
+    """Revoke a key; requests with it are refused from now on."""
+    from graphmem.auth import revoke_key
+
+    ensure_neo4j(get_settings())
+    with_database(lambda db: revoke_key(db, key_id))
+    typer.echo(f"revoked {key_id}")
 
 
 @app.command("serve")

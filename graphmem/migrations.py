@@ -38,7 +38,8 @@ class MigrationState:
 
 def available(directory: Path | None = None) -> list[Migration]:
     folder = directory or cypher_root() / "migrations"
-    return [Migration(path.stem, path) for path in sorted(folder.glob("[0-9][0-9][0-9][0-9]_*.cypher"))]
+    paths = sorted(folder.glob("[0-9][0-9][0-9][0-9]_*.cypher"))
+    return [Migration(path.stem, path) for path in paths]
 
 
 async def status(db: Database, directory: Path | None = None) -> list[MigrationState]:

@@ -22,7 +22,7 @@ def decode_cursor(cursor: str | None) -> list[Any] | None:
     try:
         key = json.loads(base64.urlsafe_b64decode(cursor.encode()))
     except ValueError:
-        raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
+        key = None
     if not isinstance(key, list):
         raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
     return key

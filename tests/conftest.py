@@ -118,6 +118,6 @@ def gql(client: httpx.AsyncClient, admin_token: str) -> GraphQLClient:
 async def graph_size(db: Database) -> tuple[int, int]:
     """(nodes, relationships) in the whole database: for "wrote nothing" assertions."""
     records, _, _ = await db.driver.execute_query(
-        "CALL { MATCH (n) RETURN count(n) AS nodes } CALL { MATCH ()-[r]->() RETURN count(r) AS rels } "
-        "RETURN nodes, rels", database_=db.name)
+        "CALL { MATCH (n) RETURN count(n) AS nodes } "
+        "CALL { MATCH ()-[r]->() RETURN count(r) AS rels } RETURN nodes, rels", database_=db.name)
     return records[0]["nodes"], records[0]["rels"]

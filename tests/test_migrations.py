@@ -33,5 +33,6 @@ async def test_changed_applied_migration_is_refused(db: Database, tmp_path: Path
 
 
 async def test_core_constraints_exist(db: Database) -> None:
-    rows, _, _ = await db.driver.execute_query("SHOW CONSTRAINTS YIELD name RETURN collect(name) AS names")
+    rows, _, _ = await db.driver.execute_query(
+        "SHOW CONSTRAINTS YIELD name RETURN collect(name) AS names")
     assert {"episode_id", "episode_external_id", "fact_id", "entity_key"} <= set(rows[0]["names"])

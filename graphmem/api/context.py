@@ -21,7 +21,9 @@ class Context:
     loaders: dict[str, Any] = field(default_factory=dict)
 
     def namespace(self, raw: str) -> Namespace:
-        """Validate a namespace argument and check this key may use it: every resolver's first step."""
+        """Validate a namespace argument and check this key may use it.
+
+        Every resolver's first step."""
         return self.principal.authorize(parse_namespace(raw))
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
 
 from graphmem import episodes as domain
+from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.errors import InvalidInput
@@ -90,8 +92,11 @@ class RecordEpisodesResult:
     duplicates: int = strawberry.field(description="How many were already recorded (no-op).")
 
 
-async def record_episodes(info: Info, namespace: str,
-                          episodes: list[EpisodeInput]) -> RecordEpisodesResult:
+async def record_episodes(
+    info: Info, namespace: NamespaceArg,
+    episodes: Annotated[list[EpisodeInput], strawberry.argument(
+        description="The batch (up to the server's cap, 1000 by default); one transaction.")],
+) -> RecordEpisodesResult:
     ctx = info.context
     ns = ctx.namespace(namespace)
     if not 1 <= len(episodes) <= ctx.settings.max_batch:
@@ -102,8 +107,11 @@ async def record_episodes(info: Info, namespace: str,
                                 created=result.created, duplicates=result.duplicates)
 
 
-async def list_episodes(info: Info, namespace: str, where: EpisodeWhere | None = None,
-                        first: int = 50, after: str | None = None) -> Connection[Episode]:
+async def list_episodes(
+    info: Info, namespace: NamespaceArg,
+    where: Annotated[EpisodeWhere | None, strawberry.argument(description="Filters.")] = None,
+    first: FirstArg = 50, after: AfterArg = None,
+) -> Connection[Episode]:
     ctx = info.context
     ns = ctx.namespace(namespace)
     w = where or EpisodeWhere()
@@ -117,7 +125,10 @@ async def list_episodes(info: Info, namespace: str, where: EpisodeWhere | None =
     return to_connection(page, Episode.of)
 
 
-async def episode(info: Info, namespace: str, id: strawberry.ID) -> Episode | None:
+async def episode(
+    info: Info, namespace: NamespaceArg,
+    id: Annotated[strawberry.ID, strawberry.argument(description="The episode's id.")],
+) -> Episode | None:
     ctx = info.context
     ns = ctx.namespace(namespace)
     found = await domain.by_ids(ctx.db, ns, [str(id)])

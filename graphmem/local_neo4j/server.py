@@ -247,7 +247,7 @@ server.directories.import={home / "import"}
     def _discovery(self) -> dict[str, str]:
         try:
             url = f"http://127.0.0.1:{self.http_port}/"
-            with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 - loopback
+            with urllib.request.urlopen(url, timeout=2) as response:
                 return dict(json.load(response))
         except (OSError, ValueError):
             return {}

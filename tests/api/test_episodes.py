@@ -55,7 +55,8 @@ async def test_same_external_id_twice_is_a_no_op(gql: GraphQLClient, db: Databas
     size = await graph_size(db)
     again = await gql.ok(RECORD, ns=ns, eps=[ep("a", 1), ep("a", 1)])
     assert (again["recordEpisodes"]["created"], again["recordEpisodes"]["duplicates"]) == (0, 2)
-    assert again["recordEpisodes"]["episodes"][0]["id"] == first["recordEpisodes"]["episodes"][0]["id"]
+    first_id = first["recordEpisodes"]["episodes"][0]["id"]
+    assert again["recordEpisodes"]["episodes"][0]["id"] == first_id
     assert await graph_size(db) == size
 
 

@@ -1,0 +1,14 @@
+"""Arguments shared by many fields, described once (agents read these in introspection)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+
+NamespaceArg = Annotated[str, strawberry.argument(
+    description="The namespace (unit of isolation, usually one end user), e.g. `acme/user-42`.")]
+FirstArg = Annotated[int, strawberry.argument(
+    description="How many items to return (1..server cap, 200 by default).")]
+AfterArg = Annotated[str | None, strawberry.argument(
+    description="The `endCursor` of the previous page, to continue after it.")]
