@@ -33,7 +33,7 @@ class Tx:
     _tx: AsyncManagedTransaction
     _db: Database
 
-    async def run(self, name: str, **params: Any) -> list[Row]:
+    async def run(self, name: str, /, **params: Any) -> list[Row]:
         self._db.round_trips += 1
         result = await self._tx.run(statement(name), params)
         return [record.data() for record in await result.fetch(1_000_000)]
@@ -46,10 +46,10 @@ class Database:
     uri: str
     round_trips: int = field(default=0)
 
-    async def read(self, name: str, **params: Any) -> list[Row]:
+    async def read(self, name: str, /, **params: Any) -> list[Row]:
         return await self._execute(name, params, RoutingControl.READ)
 
-    async def write(self, name: str, **params: Any) -> list[Row]:
+    async def write(self, name: str, /, **params: Any) -> list[Row]:
         return await self._execute(name, params, RoutingControl.WRITE)
 
     async def transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from strawberry.dataloader import DataLoader
 from strawberry.types import Info as _Info
 
 from graphmem.auth import Principal
@@ -18,13 +20,21 @@ class Context:
     db: Database
     principal: Principal
     settings: Settings
-    loaders: dict[str, Any] = field(default_factory=dict)
+    loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
 
     def namespace(self, raw: str) -> Namespace:
         """Validate a namespace argument and check this key may use it.
 
         Every resolver's first step."""
         return self.principal.authorize(parse_namespace(raw))
+
+    def loader(self, name: str, ns: Namespace,
+               load: Callable[[list[str]], Awaitable[list[Any]]]) -> DataLoader[str, Any]:
+        """One DataLoader per (name, namespace) per request: nested lists cost one query."""
+        key = (name, ns)
+        if key not in self.loaders:
+            self.loaders[key] = DataLoader(load_fn=load)  # type: ignore[arg-type]
+        return self.loaders[key]
 
 
 Info = _Info[Context, None]

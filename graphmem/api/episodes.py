@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 from strawberry.scalars import JSON
 
 from graphmem import episodes as domain
+from graphmem import provenance, summaries
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.errors import InvalidInput
+from graphmem.namespaces import Namespace
 from graphmem.pagination import page_size
+
+if TYPE_CHECKING:
+    from graphmem.api.facts import Fact
+    from graphmem.api.summaries import Summary
+
+FactRef = Annotated["Fact", strawberry.lazy("graphmem.api.facts")]
+SummaryRef = Annotated["Summary", strawberry.lazy("graphmem.api.summaries")]
 
 EpisodeKind = strawberry.enum(domain.EpisodeKind, description="What an episode records.")
 Sensitivity = strawberry.enum(
@@ -45,6 +54,24 @@ class Episode:
                    content=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
                    importance=e.importance, sensitivity=e.sensitivity, metadata=e.metadata,
                    content_hash=e.content_hash)
+
+    @strawberry.field(description="Facts taken from this episode (any status).")
+    async def derived_facts(self, info: Info) -> list[FactRef]:
+        from graphmem.api.facts import Fact
+
+        ctx, ns = info.context, Namespace(self.namespace)
+        loader = ctx.loader("derived_facts", ns,
+                            lambda ids: provenance.facts_of_episodes(ctx.db, ns, ids))
+        return [Fact.of(f) for f in await loader.load(str(self.id))]
+
+    @strawberry.field(description="Summaries that cover this episode.")
+    async def summaries(self, info: Info) -> list[SummaryRef]:
+        from graphmem.api.summaries import Summary
+
+        ctx, ns = info.context, Namespace(self.namespace)
+        loader = ctx.loader("episode_summaries", ns,
+                            lambda ids: summaries.of_episodes(ctx.db, ns, ids))
+        return [Summary.of(s) for s in await loader.load(str(self.id))]
 
 
 @strawberry.input(description="An episode to record. Give `externalId` to make retries safe.")

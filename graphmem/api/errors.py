@@ -24,6 +24,8 @@ class TypedErrors(MaskErrors):
                 extensions["retryable"] = True
             return _with(error, original.message, extensions)
         log.error("unexpected %s while resolving %s", type(original).__name__, error.path)
+        # DEBUG only: a traceback's last line repeats the message, which may hold content.
+        log.debug("traceback", exc_info=(type(original), original, original.__traceback__))
         return _with(error, "internal error", {"code": "INTERNAL"})
 
 

@@ -17,7 +17,10 @@ from strawberry.extensions import (
 from strawberry.extensions.base_extension import SchemaExtension
 from strawberry.types import ExecutionContext
 
+from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
+from graphmem.api import facts as fact_api
+from graphmem.api import summaries as summary_api
 from graphmem.api.errors import TypedErrors
 from graphmem.config import Settings
 
@@ -31,6 +34,16 @@ class Query:
         description="The episodic log in time order, filtered, with keyset pagination.")
     episode: episode_api.Episode | None = strawberry.field(
         resolver=episode_api.episode, description="One episode by id.")
+    facts: episode_api.Connection[fact_api.Fact] = strawberry.field(
+        resolver=fact_api.list_facts,
+        description="Facts, currently valid and not retracted unless asked otherwise.")
+    entity: entity_api.Entity | None = strawberry.field(
+        resolver=entity_api.entity, description="One entity by name or alias, with its facts.")
+    provenance: fact_api.Provenance = strawberry.field(
+        resolver=fact_api.fact_provenance,
+        description="Why memory believes a fact: evidence, citing summaries, supersession.")
+    summary: summary_api.Summary | None = strawberry.field(
+        resolver=summary_api.session_summary, description="The freshest summary of a session.")
 
 
 @strawberry.type(description="Write memory. Each mutation is one transaction: it writes all or "
@@ -39,6 +52,14 @@ class Mutation:
     record_episodes: episode_api.RecordEpisodesResult = strawberry.field(
         resolver=episode_api.record_episodes,
         description="Append a batch of episodes; idempotent by `externalId`.")
+    assert_facts: list[fact_api.AssertedFact] = strawberry.field(
+        resolver=fact_api.assert_facts,
+        description="Assert a batch of facts with evidence; a repeat adds evidence, no duplicate.")
+    add_alias: entity_api.Entity = strawberry.field(
+        resolver=entity_api.add_alias, description="Make another name resolve to an entity.")
+    write_summary: summary_api.Summary = strawberry.field(
+        resolver=summary_api.write_summary,
+        description="Store a summary linked to what it covers and cites.")
 
 
 class _Schema(strawberry.Schema):

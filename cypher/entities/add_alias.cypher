@@ -1,0 +1,11 @@
+// Make another name resolve to an entity. Refused (no row) when the alias already names an
+// entity or belongs to another one.
+MATCH (e:Entity {ns: $ns, id: $id})
+OPTIONAL MATCH (taken:Entity {ns: $ns, key: $key})
+OPTIONAL MATCH (:Alias {ns: $ns, key: $key})-[:ALIAS_OF]->(owner:Entity {ns: $ns})
+WITH e, taken, owner
+WHERE (taken IS NULL OR taken = e) AND (owner IS NULL OR owner = e)
+MERGE (a:Alias {ns: $ns, key: $key})
+  ON CREATE SET a.name = $name, a.created_at = $now
+MERGE (a)-[:ALIAS_OF]->(e)
+RETURN e.id AS id

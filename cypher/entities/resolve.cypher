@@ -1,0 +1,15 @@
+// Resolve names to entities: by normalised key, then by alias; create what is missing.
+UNWIND $names AS n
+OPTIONAL MATCH (:Alias {ns: $ns, key: n.key})-[:ALIAS_OF]->(aliased:Entity {ns: $ns})
+CALL (n, aliased) {
+  WITH n, aliased WHERE aliased IS NULL
+  MERGE (e:Entity {ns: $ns, key: n.key})
+    ON CREATE SET e.id = 'ent_' + replace(randomUUID(), '-', ''), e.name = n.name,
+                  e.type = n.type, e.created_at = $now
+  SET e.type = coalesce(e.type, n.type)
+  RETURN e
+  UNION
+  WITH n, aliased WHERE aliased IS NOT NULL
+  RETURN aliased AS e
+}
+RETURN n.key AS key, e.id AS id

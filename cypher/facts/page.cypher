@@ -1,0 +1,27 @@
+// Facts matching a filter, current by default, newest first, after a keyset cursor.
+OPTIONAL MATCH (s:Entity {ns: $ns, key: $subject_key})
+OPTIONAL MATCH (:Alias {ns: $ns, key: $subject_key})-[:ALIAS_OF]->(sa:Entity {ns: $ns})
+WITH coalesce(s, sa) AS subject
+WHERE $subject_key IS NULL OR subject IS NOT NULL
+CALL (subject) {
+  WITH subject WHERE subject IS NOT NULL
+  MATCH (f:Fact {ns: $ns})-[:SUBJECT]->(subject)
+  RETURN f
+  UNION
+  WITH subject WHERE subject IS NULL
+  MATCH (f:Fact {ns: $ns})
+  RETURN f
+}
+WITH f
+WHERE ($predicate IS NULL OR f.predicate = $predicate)
+  AND ($object IS NULL OR toLower(f.object) = toLower($object))
+  AND ($source IS NULL OR f.source = $source)
+  AND ($min_confidence IS NULL OR f.confidence >= $min_confidence)
+  AND ($statuses IS NULL OR f.status IN $statuses)
+  AND ($valid_at IS NULL OR ((f.valid_from IS NULL OR f.valid_from <= $valid_at)
+                             AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
+  AND ($after_t IS NULL OR f.recorded_at < $after_t
+       OR (f.recorded_at = $after_t AND f.id < $after_id))
+RETURN f {.*} AS fact
+ORDER BY f.recorded_at DESC, f.id DESC
+LIMIT $limit

@@ -1,0 +1,23 @@
+// A summary with what it covers (episodes and summaries) and the facts it cites.
+CREATE (s:Summary {
+  id: $id, ns: $ns, session_id: $session_id, scope: $scope, level: $level, text: $text,
+  covers_from: $covers_from, covers_to: $covers_to, created_at: $now, stale: false,
+  producer: $producer
+})
+WITH s
+CALL (s) {
+  UNWIND $episode_ids AS covered_id
+  MATCH (e:Episode {ns: $ns, id: covered_id})
+  CREATE (s)-[:SUMMARIZES]->(e)
+}
+CALL (s) {
+  UNWIND $summary_ids AS covered_id
+  MATCH (c:Summary {ns: $ns, id: covered_id})
+  CREATE (s)-[:SUMMARIZES]->(c)
+}
+CALL (s) {
+  UNWIND $fact_ids AS cited_id
+  MATCH (f:Fact {ns: $ns, id: cited_id})
+  CREATE (s)-[:CITES]->(f)
+}
+RETURN s {.*} AS summary

@@ -1,0 +1,66 @@
+"""GraphQL types and resolvers for entities."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from graphmem import entities as domain
+from graphmem import provenance
+from graphmem.api.arguments import NamespaceArg
+from graphmem.api.context import Info
+from graphmem.api.facts import Fact
+from graphmem.namespaces import Namespace
+
+
+@strawberry.type(description="A thing facts are about, resolved by normalised name or alias.")
+class Entity:
+    id: strawberry.ID = strawberry.field(description="graphmem's id (`ent_…`).")
+    namespace: str = strawberry.field(description="The namespace it belongs to.")
+    name: str = strawberry.field(description="Its display name (as first seen).")
+    key: str = strawberry.field(description="The normalised name used for exact resolution.")
+    type: str | None = strawberry.field(description="Optional type, e.g. person.")
+    aliases: list[str] = strawberry.field(description="Other names that resolve to it.")
+    created_at: datetime | None = strawberry.field(description="When it was first seen.")
+
+    @classmethod
+    def of(cls, e: domain.Entity) -> Entity:
+        return cls(id=strawberry.ID(e.id), namespace=e.namespace, name=e.name, key=e.key,
+                   type=e.type, aliases=list(e.aliases), created_at=e.created_at)
+
+    async def _facts(self, info: Info) -> tuple[list[Fact], list[Fact]]:
+        ctx, ns = info.context, Namespace(self.namespace)
+        loader = ctx.loader("facts_about", ns,
+                            lambda ids: provenance.facts_about(ctx.db, ns, ids))
+        outgoing, incoming = await loader.load(str(self.id))
+        return [Fact.of(f) for f in outgoing], [Fact.of(f) for f in incoming]
+
+    @strawberry.field(description="Current facts with this entity as subject.")
+    async def facts_out(self, info: Info) -> list[Fact]:
+        return (await self._facts(info))[0]
+
+    @strawberry.field(description="Current facts with this entity as object.")
+    async def facts_in(self, info: Info) -> list[Fact]:
+        return (await self._facts(info))[1]
+
+
+async def entity(
+    info: Info, namespace: NamespaceArg,
+    name: Annotated[str, strawberry.argument(description="Its name or any alias.")],
+) -> Entity | None:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    found = await domain.by_name(ctx.db, ns, name)
+    return Entity.of(found) if found else None
+
+
+async def add_alias(
+    info: Info, namespace: NamespaceArg,
+    name: Annotated[str, strawberry.argument(description="The entity's name or alias.")],
+    alias: Annotated[str, strawberry.argument(description="Another name for it.")],
+) -> Entity:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Entity.of(await domain.add_alias(ctx.db, ns, name, alias))

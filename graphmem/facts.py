@@ -1,0 +1,305 @@
+"""Facts: subject–predicate–object statements, each one edge plus one statement node.
+
+The edge ``(subject)-[:WORKS_AT {fact_id, …}]->(object)`` is what Neo4j Browser shows; the
+``(:Fact)`` node, written in the same transaction, carries the full record and the provenance
+relationships (``EVIDENCED_BY`` episodes, ``CITES`` from summaries, ``SUPERSEDES``).
+Re-asserting a current fact (same subject, predicate and object) adds evidence to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from enum import StrEnum
+from typing import Any
+
+from graphmem import entities
+from graphmem.db import Database, Row, Tx
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.identifiers import normalise_predicate, relationship_type
+from graphmem.namespaces import Namespace
+from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
+
+MAX_EVIDENCE = 100
+
+
+class Source(StrEnum):
+    """Who said it, highest priority first (conflict resolution ranks by this order)."""
+
+    USER_CORRECTION = "user_correction"
+    USER_STATEMENT = "user_statement"
+    AGENT_ASSERTION = "agent_assertion"
+    EXTRACTION = "extraction"
+    INFERENCE = "inference"
+    IMPORT = "import"
+
+
+class FactStatus(StrEnum):
+    ACTIVE = "active"
+    DISPUTED = "disputed"
+    SUPERSEDED = "superseded"
+    RETRACTED = "retracted"
+
+
+CURRENT = (FactStatus.ACTIVE, FactStatus.DISPUTED)
+
+
+class Outcome(StrEnum):
+    CREATED = "created"
+    EVIDENCE_ADDED = "evidence_added"  # the same current fact existed: no duplicate
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A typed literal object: exactly one of string, number, boolean, date."""
+
+    string: str | None = None
+    number: float | None = None
+    boolean: bool | None = None
+    date: date | None = None
+
+    def typed(self) -> tuple[str, Any, str]:
+        """(datatype, value, canonical key) — or InvalidInput unless exactly one is set."""
+        given = [(k, v) for k, v in (("string", self.string), ("number", self.number),
+                                      ("boolean", self.boolean), ("date", self.date))
+                 if v is not None]
+        if len(given) != 1:
+            raise InvalidInput("value must set exactly one of string, number, boolean, date",
+                               field="value")
+        datatype, value = given[0]
+        if datatype == "number" and not math.isfinite(float(value)):
+            raise InvalidInput("value.number must be finite", field="value")
+        if datatype == "string" and not 1 <= len(str(value)) <= 10_000:
+            raise InvalidInput("value.string must be 1-10000 characters", field="value")
+        key = {"string": lambda v: v, "number": lambda v: repr(float(v)),
+               "boolean": lambda v: "true" if v else "false",
+               "date": lambda v: v.isoformat()}[datatype](value)
+        return datatype, (float(value) if datatype == "number" else value), key
+
+
+@dataclass(frozen=True)
+class NewFact:
+    subject: str
+    predicate: str
+    object: str | None = None
+    value: Literal | None = None
+    confidence: float = 1.0
+    source: Source = Source.AGENT_ASSERTION
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    evidence: list[str] = field(default_factory=list)
+    subject_type: str | None = None
+    object_type: str | None = None
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    namespace: str
+    subject: str
+    predicate: str
+    object: str
+    object_kind: str  # "entity" or a literal datatype
+    text: str
+    confidence: float
+    source: Source
+    status: FactStatus
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+    retracted_at: datetime | None
+    asserted_by: str | None
+    reason: str | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Fact:
+        return cls(
+            id=row["id"], namespace=row["ns"], subject=row["subject"],
+            predicate=row["predicate"], object=row["object"], object_kind=row["object_kind"],
+            text=row["text"], confidence=row["confidence"], source=Source(row["source"]),
+            status=FactStatus(row["status"]), valid_from=maybe_datetime(row.get("valid_from")),
+            valid_to=maybe_datetime(row.get("valid_to")),
+            recorded_at=parse_stored_datetime(row["recorded_at"]),
+            retracted_at=maybe_datetime(row.get("retracted_at")),
+            asserted_by=row.get("asserted_by"), reason=row.get("reason"))
+
+    @property
+    def cursor(self) -> str:
+        return encode_cursor([self.recorded_at.isoformat(), self.id])
+
+
+@dataclass(frozen=True)
+class Asserted:
+    fact: Fact
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class FactFilter:
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    source: Source | None = None
+    min_confidence: float | None = None
+    statuses: tuple[FactStatus, ...] | None = CURRENT
+    valid_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A validated assertion with everything the Cypher needs except resolved ids."""
+
+    new: NewFact
+    subject: str
+    predicate: str
+    rel_type: str
+    object_name: str
+    object_kind: str
+    literal: tuple[str, Any, str] | None
+
+
+def _prepare(new: NewFact, index: int) -> _Prepared:
+    try:
+        subject = entities.clean_name(new.subject, "subject")
+        predicate = normalise_predicate(new.predicate)
+        rel_type = relationship_type(predicate)
+        if (new.object is None) == (new.value is None):
+            raise InvalidInput("give exactly one of object (an entity) or value (a literal)",
+                               field="object")
+        literal = new.value.typed() if new.value is not None else None
+        object_name = entities.clean_name(new.object, "object") if new.object is not None \
+            else str(literal[2] if literal else "")
+        if not 0.0 <= new.confidence <= 1.0:
+            raise InvalidInput("confidence must be between 0 and 1", field="confidence")
+        for name, moment in (("validFrom", new.valid_from), ("validTo", new.valid_to)):
+            if moment is not None:
+                require_aware(moment, name)
+        if new.valid_from and new.valid_to and new.valid_from >= new.valid_to:
+            raise InvalidInput("validFrom must be before validTo", field="validTo")
+        if len(new.evidence) > MAX_EVIDENCE:
+            raise InvalidInput(f"at most {MAX_EVIDENCE} evidence references per fact",
+                               field="evidence")
+    except InvalidInput as exc:
+        exc.details.setdefault("index", index)
+        raise
+    return _Prepared(new, subject, predicate, rel_type, object_name,
+                     "entity" if literal is None else literal[0], literal)
+
+
+async def assert_facts(db: Database, ns: Namespace, batch: list[NewFact],
+                       asserted_by: str | None = None) -> list[Asserted]:
+    """Assert a batch in one transaction; bad input anywhere writes nothing."""
+    prepared = [_prepare(new, i) for i, new in enumerate(batch)]
+    return await db.transaction(lambda tx: _assert(tx, ns, prepared, asserted_by))
+
+
+async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared],
+                  asserted_by: str | None) -> list[Asserted]:
+    now = datetime.now(UTC)
+    evidence = await _resolve_evidence(tx, ns, batch)
+    names: dict[str, str | None] = {}
+    for p in batch:
+        names.setdefault(p.subject, p.new.subject_type)
+        if p.literal is None:
+            names.setdefault(p.object_name, p.new.object_type)
+    entity_ids = await entities.resolve(tx, ns, names)
+    await entities.lock(tx, ns, [entity_ids[entities.entity_key(p.subject)] for p in batch])
+    value_ids = await _resolve_values(tx, ns, batch, now)
+
+    rows: list[Row] = []
+    for p in batch:
+        subject_id = entity_ids[entities.entity_key(p.subject)]
+        object_id = (entity_ids[entities.entity_key(p.object_name)] if p.literal is None
+                     else value_ids[(p.literal[0], p.literal[2])])
+        rows.append({
+            "subject_id": subject_id, "object_id": object_id, "subject": p.subject,
+            "predicate": p.predicate, "rel_type": p.rel_type, "object": p.object_name,
+            "object_kind": p.object_kind, "confidence": p.new.confidence,
+            "source": p.new.source.value, "asserted_by": asserted_by,
+            "valid_from": to_native(p.new.valid_from), "valid_to": to_native(p.new.valid_to),
+            "text": f"{p.subject} {p.predicate.replace('_', ' ')} {p.object_name}",
+            "identity": _identity(subject_id, p.predicate, object_id),
+            "evidence": [evidence[ref] for ref in p.new.evidence],
+        })
+
+    existing = {r["identity"]: r["id"] for r in await tx.run(
+        "facts/existing", ns=ns, identities=sorted({row["identity"] for row in rows}))}
+    outcomes: list[tuple[str, Outcome]] = []
+    to_create: list[Row] = []
+    updates: list[Row] = []
+    for row in rows:
+        if row["identity"] in existing:
+            fact_id = existing[row["identity"]]
+            updates.append({"fact_id": fact_id, "confidence": row["confidence"],
+                            "evidence": row["evidence"]})
+            outcomes.append((fact_id, Outcome.EVIDENCE_ADDED))
+        else:
+            row["id"] = f"fact_{uuid.uuid4().hex}"
+            existing[row["identity"]] = row["id"]  # a repeat inside the batch is the same fact
+            to_create.append(row)
+            outcomes.append((row["id"], Outcome.CREATED))
+    if to_create:
+        await tx.run("facts/create", ns=ns, facts=to_create, now=to_native(now))
+    if updates:
+        await tx.run("facts/add_evidence", ns=ns, updates=updates, now=to_native(now))
+    stored = {row["fact"]["id"]: Fact.from_row(row["fact"]) for row in await tx.run(
+        "facts/by_ids", ns=ns, ids=[fact_id for fact_id, _ in outcomes])}
+    return [Asserted(stored[fact_id], outcome) for fact_id, outcome in outcomes]
+
+
+def _identity(subject_id: str, predicate: str, object_id: str) -> str:
+    return hashlib.sha256(f"{subject_id}\x1f{predicate}\x1f{object_id}".encode()).hexdigest()
+
+
+async def _resolve_evidence(tx: Tx, ns: Namespace, batch: list[_Prepared]) -> dict[str, str]:
+    refs = sorted({ref for p in batch for ref in p.new.evidence})
+    if not refs:
+        return {}
+    found = {row["ref"]: row["id"] for row in await tx.run("facts/evidence_lookup", ns=ns,
+                                                           refs=refs)}
+    missing = [ref for ref in refs if ref not in found]
+    if missing:
+        raise NotFound(f"evidence episodes not found in this namespace: {missing[:10]}",
+                       field="evidence", missing=missing[:10])
+    return found
+
+
+async def _resolve_values(tx: Tx, ns: Namespace, batch: list[_Prepared],
+                          now: datetime) -> dict[tuple[str, str], str]:
+    literals = {(p.literal[0], p.literal[2]): p.literal[1] for p in batch if p.literal}
+    if not literals:
+        return {}
+    rows = await tx.run("facts/values", ns=ns, now=to_native(now), values=[
+        {"datatype": d, "key": k, "value": v} for (d, k), v in sorted(literals.items())])
+    return {(row["datatype"], row["key"]): row["id"] for row in rows}
+
+
+async def page(db: Database, ns: Namespace, where: FactFilter, first: int,
+               after: str | None) -> Page[Fact]:
+    key = decode_cursor(after)
+    after_t = after_id = None
+    if key is not None:
+        try:
+            after_t, after_id = datetime.fromisoformat(key[0]), str(key[1])
+        except (IndexError, ValueError, TypeError):
+            raise InvalidInput("malformed cursor: pass an endCursor you were given",
+                               field="after") from None
+    rows = await db.read(
+        "facts/page", ns=ns, limit=first + 1,
+        subject_key=entities.entity_key(where.subject) if where.subject else None,
+        predicate=normalise_predicate(where.predicate) if where.predicate else None,
+        object=where.object, source=where.source.value if where.source else None,
+        min_confidence=where.min_confidence,
+        statuses=[s.value for s in where.statuses] if where.statuses else None,
+        valid_at=to_native(where.valid_at), after_t=to_native(after_t), after_id=after_id)
+    found = [Fact.from_row(row["fact"]) for row in rows]
+    return Page([(f.cursor, f) for f in found[:first]], has_next=len(found) > first)
+
+
+async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Fact]:
+    rows = await db.read("facts/by_ids", ns=ns, ids=ids)
+    return {row["fact"]["id"]: Fact.from_row(row["fact"]) for row in rows}

@@ -1,0 +1,73 @@
+"""Why does the agent believe X, since when, and who said so? The audit trail of a fact,
+and the reverse: what was derived from an episode. Batched so nested GraphQL stays O(1)
+round trips per level."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from graphmem.db import Database
+from graphmem.episodes import Episode
+from graphmem.errors import NotFound
+from graphmem.facts import CURRENT, Fact, FactStatus
+from graphmem.namespaces import Namespace
+from graphmem.summaries import Summary
+
+
+@dataclass(frozen=True)
+class Evidence:
+    episode: Episode
+    quote: str | None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    fact: Fact
+    cited_by: list[Summary]
+    supersedes: list[Fact]  # older facts this one replaced (transitively)
+    superseded_by: list[Fact]  # newer facts that replaced this one (transitively)
+
+
+async def of_fact(db: Database, ns: Namespace, fact_id: str) -> Provenance:
+    rows = await db.read("facts/provenance", ns=ns, id=fact_id)
+    if not rows:
+        raise NotFound(f"no fact {fact_id!r} in this namespace", field="factId")
+    row = rows[0]
+    return Provenance(
+        fact=Fact.from_row(row["fact"]),
+        cited_by=[Summary.from_row(s) for s in row["summaries"]],
+        supersedes=[Fact.from_row(f) for f in row["supersedes"]],
+        superseded_by=[Fact.from_row(f) for f in row["superseded_by"]],
+    )
+
+
+async def evidence_of(db: Database, ns: Namespace, fact_ids: list[str]) -> list[list[Evidence]]:
+    rows = await db.read("facts/evidence_of", ns=ns, fact_ids=fact_ids)
+    grouped: dict[str, list[Evidence]] = defaultdict(list)
+    for row in rows:
+        grouped[row["fact_id"]].append(Evidence(Episode.from_row(row["episode"]), row["quote"]))
+    return [grouped[fact_id] for fact_id in fact_ids]
+
+
+async def facts_of_episodes(db: Database, ns: Namespace,
+                            episode_ids: list[str]) -> list[list[Fact]]:
+    rows = await db.read("facts/of_episodes", ns=ns, episode_ids=episode_ids)
+    grouped: dict[str, list[Fact]] = defaultdict(list)
+    for row in rows:
+        grouped[row["episode_id"]].append(Fact.from_row(row["fact"]))
+    return [grouped[episode_id] for episode_id in episode_ids]
+
+
+async def facts_about(db: Database, ns: Namespace, entity_ids: list[str],
+                      statuses: tuple[FactStatus, ...] = CURRENT
+                      ) -> list[tuple[list[Fact], list[Fact]]]:
+    """(facts where the entity is subject, facts where it is object) per entity."""
+    rows = await db.read("facts/about_entities", ns=ns, entity_ids=entity_ids,
+                         statuses=[s.value for s in statuses])
+    outgoing: dict[str, list[Fact]] = defaultdict(list)
+    incoming: dict[str, list[Fact]] = defaultdict(list)
+    for row in rows:
+        target = outgoing if row["role"] == "SUBJECT" else incoming
+        target[row["entity_id"]].append(Fact.from_row(row["fact"]))
+    return [(outgoing[e], incoming[e]) for e in entity_ids]

@@ -1,0 +1,195 @@
+"""assertFacts, facts, entity, provenance and summaries over the real app and Neo4j."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from graphmem.db import Database
+from tests.api.test_episodes import RECORD, ep
+from tests.conftest import GraphQLClient, graph_size
+
+ASSERT = """
+mutation($ns: String!, $facts: [FactInput!]!) {
+  assertFacts(namespace: $ns, facts: $facts) {
+    outcome fact { id subject predicate relationshipType object objectKind confidence status
+                   evidence { externalId } }
+  }
+}"""
+
+FACTS = """
+query($ns: String!, $where: FactWhere, $history: Boolean! = false) {
+  facts(namespace: $ns, where: $where, includeHistory: $history, first: 50) {
+    nodes { id subject predicate object confidence source evidence { externalId content } }
+  }
+}"""
+
+PROVENANCE = """
+query($ns: String!, $id: ID!) {
+  provenance(namespace: $ns, factId: $id) {
+    fact { id text assertedBy recordedAt }
+    evidence { externalId sessionId actor content occurredAt }
+    citedBy { id text }
+    supersedes { id } supersededBy { id }
+  }
+}"""
+
+
+def fact(subject: str, predicate: str, obj: str | None = None, **extra: Any) -> dict[str, Any]:
+    return {"subject": subject, "predicate": predicate, **({"object": obj} if obj else {}),
+            **extra}
+
+
+async def edges_and_statements(db: Database, ns: str) -> tuple[list[Any], list[Any]]:
+    edges, _, _ = await db.driver.execute_query(
+        """MATCH (s {ns: $ns})-[r]->(o) WHERE r.fact_id IS NOT NULL
+           RETURN r.fact_id AS id, type(r) AS type, s.id AS s, o.id AS o, r.status AS status
+           ORDER BY id""", {"ns": ns})
+    statements, _, _ = await db.driver.execute_query(
+        """MATCH (f:Fact {ns: $ns})-[:SUBJECT]->(s), (f)-[:OBJECT]->(o)
+           RETURN f.id AS id, toUpper(f.predicate) AS type, s.id AS s, o.id AS o,
+                  f.status AS status ORDER BY id""", {"ns": ns})
+    return [dict(r) for r in edges], [dict(r) for r in statements]
+
+
+async def test_fact_is_an_edge_with_a_statement_node_and_evidence(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "I work at Acme now")])
+    data = await gql.ok(ASSERT, ns=ns, facts=[
+        fact("Alice", "works_at", "Acme", evidence=["m1"], confidence=0.9),
+        fact("Alice", "age", value={"number": 34}),
+    ])
+    works, age = data["assertFacts"]
+    assert works["outcome"] == "CREATED" and works["fact"]["relationshipType"] == "WORKS_AT"
+    assert works["fact"]["evidence"] == [{"externalId": "m1"}]
+    assert age["fact"]["objectKind"] == "number" and age["fact"]["object"] == "34.0"
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (:Entity {ns: $ns, name: 'Alice'})-[r:WORKS_AT]->(:Entity {name: 'Acme'}) "
+        "RETURN r.fact_id AS id", {"ns": ns})
+    assert [r["id"] for r in rows] == [works["fact"]["id"]]
+    edges, statements = await edges_and_statements(db, ns)
+    assert edges == statements and len(edges) == 2
+
+
+async def test_reasserting_adds_evidence_instead_of_a_duplicate(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1), ep("m2", 2)])
+    first = await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "likes", "jazz", evidence=["m1"],
+                                                    confidence=0.6)])
+    again = await gql.ok(ASSERT, ns=ns, facts=[fact(" alice ", "likes", "JAZZ", evidence=["m2"],
+                                                    confidence=0.8)])
+    assert again["assertFacts"][0]["outcome"] == "EVIDENCE_ADDED"
+    assert again["assertFacts"][0]["fact"]["id"] == first["assertFacts"][0]["fact"]["id"]
+    assert again["assertFacts"][0]["fact"]["confidence"] == 0.8
+    assert {e["externalId"] for e in again["assertFacts"][0]["fact"]["evidence"]} == {"m1", "m2"}
+    edges, statements = await edges_and_statements(db, ns)
+    assert len(edges) == len(statements) == 1
+
+
+async def test_facts_query_filters_by_subject_alias_and_predicate(
+        gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Alice Smith", "works_at", "Acme"),
+                                       fact("Alice Smith", "likes", "jazz"),
+                                       fact("Bob", "works_at", "Initech")])
+    await gql.ok("""mutation($ns: String!) { addAlias(namespace: $ns, name: "alice smith",
+                    alias: "Ali") { aliases } }""", ns=ns)
+    data = await gql.ok(FACTS, ns=ns, where={"subject": "ALI", "predicate": "Works At"})
+    assert [(f["subject"], f["object"]) for f in data["facts"]["nodes"]] == [("Alice Smith",
+                                                                             "Acme")]
+    entity = await gql.ok("""query($ns: String!) { entity(namespace: $ns, name: "ali") {
+        name aliases factsOut { predicate object } factsIn { subject } } }""", ns=ns)
+    assert entity["entity"]["aliases"] == ["Ali"]
+    assert {f["predicate"] for f in entity["entity"]["factsOut"]} == {"works_at", "likes"}
+
+
+async def test_provenance_round_trip(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "I moved to Lisbon last week")])
+    asserted = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_in", "Lisbon",
+                                                       evidence=["m1"], source="USER_STATEMENT")])
+    fact_id = asserted["assertFacts"][0]["fact"]["id"]
+    episodes = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, first: 5) {
+        nodes { id } } }""", ns=ns)
+    episode_id = episodes["episodes"]["nodes"][0]["id"]
+    summary = await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
+        writeSummary(namespace: $ns, summary: $s) { id stale coversFrom } }""", ns=ns, s={
+        "text": "User moved to Lisbon.", "covers": [episode_id], "cites": [fact_id],
+        "sessionId": "s1"})
+    audit = (await gql.ok(PROVENANCE, ns=ns, id=fact_id))["provenance"]
+    assert audit["fact"]["assertedBy"] == "tests-admin"
+    assert audit["evidence"][0]["content"] == "I moved to Lisbon last week"
+    assert audit["evidence"][0]["sessionId"] == "s1"
+    assert audit["citedBy"] == [{"id": summary["writeSummary"]["id"],
+                                 "text": "User moved to Lisbon."}]
+    reverse = await gql.ok("""query($ns: String!, $id: ID!) { episode(namespace: $ns, id: $id) {
+        derivedFacts { id } summaries { id } } }""", ns=ns, id=episode_id)
+    assert reverse["episode"]["derivedFacts"] == [{"id": fact_id}]
+    assert reverse["episode"]["summaries"] == [{"id": summary["writeSummary"]["id"]}]
+    latest = await gql.ok("""query($ns: String!) { summary(namespace: $ns, sessionId: "s1") {
+        text stale } }""", ns=ns)
+    assert latest["summary"] == {"text": "User moved to Lisbon.", "stale": False}
+
+
+HOSTILE = [
+    "Entity`) WITH n MATCH (x) DETACH DELETE x //",
+    "works_at]->() DETACH DELETE x //",
+    "a" * 65,
+    "1abc",
+    "",
+    "works-at; DROP",
+    "NEXT",
+    "evidenced_by",
+    "works\u0000at",
+]
+
+
+@pytest.mark.parametrize("predicate", HOSTILE)
+async def test_hostile_predicates_are_typed_errors_writing_nothing(
+        gql: GraphQLClient, db: Database, ns: str, predicate: str) -> None:
+    before = await graph_size(db)
+    body = await gql(ASSERT, ns=ns, facts=[fact("Alice", "likes", "tea"),
+                                           fact("Alice", predicate, "Acme")])
+    assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    assert body["errors"][0]["extensions"]["index"] == 1
+    assert await graph_size(db) == before
+
+
+@pytest.mark.parametrize("bad", [
+    fact("Alice", "works_at"),  # neither object nor value
+    fact("Alice", "works_at", "Acme", value={"string": "x"}),  # both
+    fact("Alice", "age", value={"number": 3, "string": "3"}),  # two literal fields
+    fact("Alice", "works_at", "Acme", confidence=1.5),
+    fact("Alice", "works_at", "Acme", validFrom="2026-01-01T00:00:00Z",
+         validTo="2025-01-01T00:00:00Z"),
+    fact("", "works_at", "Acme"),
+    fact("Alice", "works_at", "Acme", validFrom="2026-01-01T00:00:00"),
+])
+async def test_invalid_facts_are_typed_errors_writing_nothing(
+        gql: GraphQLClient, db: Database, ns: str, bad: dict[str, Any]) -> None:
+    before = await graph_size(db)
+    body = await gql(ASSERT, ns=ns, facts=[bad])
+    assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT", body
+    assert await graph_size(db) == before
+
+
+async def test_missing_evidence_is_not_found_and_writes_nothing(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    before = await graph_size(db)
+    body = await gql(ASSERT, ns=ns, facts=[fact("Alice", "likes", "tea", evidence=["nope"])])
+    assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    assert await graph_size(db) == before
+
+
+async def test_nested_lists_cost_constant_round_trips(gql: GraphQLClient, db: Database,
+                                                      ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep(f"m{i}", i) for i in range(20)])
+    await gql.ok(ASSERT, ns=ns, facts=[fact(f"Person {i}", "likes", "tea", evidence=[f"m{i}"])
+                                       for i in range(20)])
+    query = """query($ns: String!) { facts(namespace: $ns, first: 50) {
+        nodes { id evidence { id derivedFacts { id evidence { id } } summaries { id } } } } }"""
+    before = db.round_trips
+    data = await gql.ok(query, ns=ns)
+    used = db.round_trips - before
+    assert len(data["facts"]["nodes"]) == 20
+    # auth lookup + facts page + evidence + derivedFacts + nested evidence + summaries
+    assert used <= 6, used

@@ -1,0 +1,78 @@
+"""One namespace never sees another's data, through any query field.
+
+Near-identical data goes into namespaces A and B; a key granted only A walks every query
+field against B (forbidden) and against A (sees only A's data). A test below fails when a
+new root field is added without being walked here.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+
+from graphmem.api.schema import Query
+from graphmem.auth import create_key
+from graphmem.db import Database
+from tests.api.test_episodes import RECORD, ep
+from tests.api.test_facts import ASSERT, fact
+from tests.conftest import GraphQLClient, delete_namespace
+
+WALK = {
+    "episodes": 'episodes(namespace: $ns, first: 50) { nodes { id content } }',
+    "episode": 'episode(namespace: $ns, id: $id) { id }',
+    "facts": 'facts(namespace: $ns, first: 50) { nodes { id object evidence { id } } }',
+    "entity": 'entity(namespace: $ns, name: "Alice") { id factsOut { object } }',
+    "provenance": 'provenance(namespace: $ns, factId: $fact) { fact { id } }',
+    "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',
+}
+
+
+def test_every_query_field_is_walked() -> None:
+    definition = Query.__strawberry_definition__  # type: ignore[attr-defined]
+    fields = {f.python_name for f in definition.fields}
+    assert fields == set(WALK), "add the new field to WALK"
+
+
+async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database,
+                                         gql: GraphQLClient) -> None:
+    a, b = f"iso/{uuid.uuid4().hex[:8]}-a", f"iso/{uuid.uuid4().hex[:8]}-b"
+    ids = {}
+    try:
+        for ns, city in ((a, "Lisbon"), (b, "Porto")):
+            rec = await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, f"I live in {city}")])
+            asserted = await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "lives_in", city,
+                                                               evidence=["m1"])])
+            episode_id = rec["recordEpisodes"]["episodes"][0]["id"]
+            fact_id = asserted["assertFacts"][0]["fact"]["id"]
+            await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
+                writeSummary(namespace: $ns, summary: $s) { id } }""", ns=ns,
+                         s={"text": f"Lives in {city}", "covers": [episode_id],
+                            "sessionId": "s1"})
+            ids[ns] = (episode_id, fact_id)
+        only_a = GraphQLClient(client, await create_key(db, "iso-a", grants=[a], admin=False))
+        for name, selection in WALK.items():
+            params = "$ns: String!" + ", $id: ID!" * ("$id" in selection) \
+                + ", $fact: ID!" * ("$fact" in selection)
+            query = f"query({params}) {{ {selection} }}"
+            # B's ids through B's namespace: forbidden before any read.
+            variables = {k: v for k, v in (("id", ids[b][0]), ("fact", ids[b][1]))
+                         if f"${k}" in selection}
+            denied = await only_a(query, ns=b, **variables)
+            assert denied["errors"][0]["extensions"]["code"] == "FORBIDDEN", name
+            # B's ids through A's namespace: nothing of B comes back.
+            crossed = await only_a(query, ns=a, **variables)
+            assert "Porto" not in str(crossed) and ids[b][0] not in str(crossed.get("data")), name
+            # A's own data is visible.
+            own_vars = {k: v for k, v in (("id", ids[a][0]), ("fact", ids[a][1]))
+                        if f"${k}" in selection}
+            own = await only_a(query, ns=a, **own_vars)
+            assert not own.get("errors"), (name, own)
+            assert "Porto" not in str(own), name
+        walked = await only_a("{ facts(namespace: \"%s\", first: 5) { nodes { object } } }" % a)
+        assert walked["data"]["facts"]["nodes"] == [{"object": "Lisbon"}]
+        write = await only_a(RECORD, ns=b, eps=[ep("x", 1)])
+        assert write["errors"][0]["extensions"]["code"] == "FORBIDDEN"
+    finally:
+        await delete_namespace(db, a)
+        await delete_namespace(db, b)
