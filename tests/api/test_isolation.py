@@ -69,7 +69,7 @@ async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database
             own = await only_a(query, ns=a, **own_vars)
             assert not own.get("errors"), (name, own)
             assert "Porto" not in str(own), name
-        walked = await only_a("{ facts(namespace: \"%s\", first: 5) { nodes { object } } }" % a)
+        walked = await only_a(f'{{ facts(namespace: "{a}", first: 5) {{ nodes {{ object }} }} }}')
         assert walked["data"]["facts"]["nodes"] == [{"object": "Lisbon"}]
         write = await only_a(RECORD, ns=b, eps=[ep("x", 1)])
         assert write["errors"][0]["extensions"]["code"] == "FORBIDDEN"
