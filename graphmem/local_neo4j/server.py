@@ -160,10 +160,15 @@ class LocalNeo4j:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def _our_pid(self) -> int | None:
+    def _recorded_pid(self) -> int | None:
         try:
-            pid = int(self._pid_file.read_text().strip())
+            return int(self._pid_file.read_text().strip())
         except (FileNotFoundError, ValueError):
+            return None
+
+    def _our_pid(self) -> int | None:
+        pid = self._recorded_pid()
+        if pid is None:
             return None
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
@@ -233,8 +238,10 @@ server.directories.import={home / "import"}
     def _wait_ready(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            pid = self._our_pid()
-            if pid is None:
+            # Liveness by recorded pid: the JVM launcher may re-exec itself, so its command
+            # line can briefly differ from the one _our_pid() looks for.
+            pid = self._recorded_pid()
+            if pid is None or not _alive(pid):
                 raise LocalNeo4jError(
                     "Neo4j exited during start; last log lines:\n" + self.logs(15)
                     + "\n" + _tail(self.home / "logs" / "console.log", 15)

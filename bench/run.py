@@ -1,0 +1,171 @@
+"""graphmem vs raw driver Cypher on the same local Neo4j, measured in the same run.
+
+    bin/bench [--episodes 5000] [--batch 500] [--lookups 300]
+
+Ingest: `recordEpisodes` through the real GraphQL app (in-process ASGI, so no socket cost is
+counted on either side) vs raw `UNWIND … CREATE` of the same rows through the driver.
+Fact lookup: `facts(where: {subject, predicate})` through GraphQL vs the equivalent Cypher.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
+os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
+os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
+
+import httpx  # noqa: E402
+
+from graphmem.app import create_app  # noqa: E402
+from graphmem.auth import create_key  # noqa: E402
+from graphmem.config import get_settings  # noqa: E402
+from graphmem.db import Database, connect  # noqa: E402
+from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+
+RAW_INGEST = """
+UNWIND $rows AS row
+MERGE (s:Session {ns: $ns, session_id: row.session_id})
+CREATE (e:Episode) SET e = row, e.ns = $ns
+CREATE (e)-[:IN_SESSION]->(s)
+"""
+RAW_LOOKUP = """
+MATCH (s:Entity {ns: $ns, key: $key})<-[:SUBJECT]-(f:Fact {predicate: $predicate})
+WHERE f.status IN ['active', 'disputed']
+RETURN f {.*} AS fact ORDER BY f.recorded_at DESC LIMIT 50
+"""
+GQL_RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
+  recordEpisodes(namespace: $ns, episodes: $eps) { created } }"""
+GQL_LOOKUP = """query($ns: String!, $s: String!, $p: String!) {
+  facts(namespace: $ns, where: {subject: $s, predicate: $p}, first: 50) {
+    nodes { id subject predicate object confidence status recordedAt } } }"""
+
+
+def episodes(n: int, prefix: str) -> list[dict[str, Any]]:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return [{"externalId": f"{prefix}-{i}", "sessionId": f"s{i % 50}", "kind": "USER_MESSAGE",
+             "actor": "user", "content": f"message number {i} about topic {i % 97}",
+             "occurredAt": (start + timedelta(seconds=i)).isoformat()} for i in range(n)]
+
+
+def raw_rows(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"id": uuid.uuid4().hex, "external_id": e["externalId"],
+             "session_id": e["sessionId"], "kind": "user_message", "actor": e["actor"],
+             "content": e["content"], "occurred_at": datetime.fromisoformat(e["occurredAt"]),
+             "recorded_at": datetime.now(UTC), "metadata": "{}"} for e in batch]
+
+
+async def timed(work: Callable[[], Awaitable[Any]], repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        await work()
+        samples.append(time.perf_counter() - began)
+    return samples
+
+
+def pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def bench(args: argparse.Namespace) -> None:
+    settings = get_settings()
+    LocalNeo4j.from_settings(settings).start()
+    db = await connect(settings)
+    app = create_app(settings)
+    ns_api, ns_raw = f"bench/{uuid.uuid4().hex[:8]}", f"bench/{uuid.uuid4().hex[:8]}-raw"
+    async with app.router.lifespan_context(app):
+        while not app.state.runtime.ready:
+            await asyncio.sleep(0.1)
+        token = await create_key(db, "bench", grants=["bench/*"], admin=False)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench",
+                                     headers={"Authorization": f"Bearer {token}"}) as http:
+
+            async def gql(query: str, **variables: Any) -> dict[str, Any]:
+                body: dict[str, Any] = (await http.post(
+                    "/graphql", json={"query": query, "variables": variables})).json()
+                assert not body.get("errors"), body["errors"]
+                return body
+
+            data = episodes(args.episodes, "api")
+            batches = [data[i:i + args.batch] for i in range(0, len(data), args.batch)]
+            began = time.perf_counter()
+            for chunk in batches:
+                await gql(GQL_RECORD, ns=ns_api, eps=chunk)
+            api_rate = len(data) / (time.perf_counter() - began)
+
+            raw = episodes(args.episodes, "raw")
+            began = time.perf_counter()
+            for i in range(0, len(raw), args.batch):
+                await db.driver.execute_query(RAW_INGEST, {"ns": ns_raw,
+                                                           "rows": raw_rows(raw[i:i + args.batch])})
+            raw_rate = len(raw) / (time.perf_counter() - began)
+
+            facts = [{"subject": f"person {i}", "predicate": "likes", "object": f"thing {j}"}
+                     for i in range(100) for j in range(3)]
+            await gql("""mutation($ns: String!, $f: [FactInput!]!) {
+                assertFacts(namespace: $ns, facts: $f) { outcome } }""", ns=ns_api, f=facts)
+            counter = iter(range(10**9))
+
+            async def api_lookup() -> None:
+                await gql(GQL_LOOKUP, ns=ns_api, s=f"person {next(counter) % 100}", p="likes")
+
+            async def raw_lookup() -> None:
+                records, _, _ = await db.driver.execute_query(
+                    RAW_LOOKUP, {"ns": ns_api, "key": f"person {next(counter) % 100}",
+                                 "predicate": "likes"}, routing_="r")
+                assert records
+
+            await timed(api_lookup, 30)
+            await timed(raw_lookup, 30)  # warm both
+            api_samples = await timed(api_lookup, args.lookups)
+            raw_samples = await timed(raw_lookup, args.lookups)
+
+        await cleanup(db, [ns_api, ns_raw])
+    await db.close()
+
+    print(f"\ngraphmem bench — {args.episodes} episodes in batches of {args.batch}, "
+          f"{args.lookups} fact lookups; Neo4j {settings.local_bolt_port}, in-process ASGI\n")
+    print(f"{'operation':<34}{'graphmem':>14}{'raw Cypher':>14}{'ratio':>9}")
+    print(f"{'recordEpisodes (episodes/s)':<34}{api_rate:>14.0f}{raw_rate:>14.0f}"
+          f"{api_rate / raw_rate:>8.2f}x")
+    for label, q in (("fact lookup p50 (ms)", 0.5), ("fact lookup p95 (ms)", 0.95)):
+        api_ms, raw_ms = pct(api_samples, q), pct(raw_samples, q)
+        print(f"{label:<34}{api_ms:>14.2f}{raw_ms:>14.2f}{api_ms / raw_ms:>8.2f}x")
+    print(f"{'fact lookup mean (ms)':<34}{statistics.mean(api_samples) * 1000:>14.2f}"
+          f"{statistics.mean(raw_samples) * 1000:>14.2f}")
+
+
+async def cleanup(db: Database, namespaces: list[str]) -> None:
+    async with db.driver.session() as session:
+        for ns in namespaces:
+            result = await session.run(
+                "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS",
+                {"ns": ns})
+            await result.consume()
+        result = await session.run("MATCH (k:ApiKey {name: 'bench'}) DELETE k")
+        await result.consume()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--episodes", type=int, default=5000)
+    parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--lookups", type=int, default=300)
+    asyncio.run(bench(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
