@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -165,12 +166,29 @@ def serve(
     settings = get_settings()
     ensure_neo4j(settings)
     bind_host, bind_port = host or settings.host, port or settings.port
+    if settings.uses_local_neo4j and settings.auth_required:
+        typer.echo(f"API key: {_local_dev_key(settings)} (send as 'Authorization: Bearer …'; "
+                   "GraphiQL has a Headers tab)", err=True)
     typer.echo(f"GraphQL:  http://{bind_host}:{bind_port}/graphql", err=True)
     if settings.uses_local_neo4j:
         local = LocalNeo4j.from_settings(settings)
         typer.echo(f"Browser:  {local.browser_url} (user neo4j, password in "
                    f"{local.home}/password)", err=True)
     uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="info")
+
+
+def _local_dev_key(settings: Settings) -> str:
+    """For the local setup only: an admin key made once, kept owner-readable. Returns its path."""
+    from graphmem.auth import create_key
+
+    path = settings.home.resolve() / "dev-admin-key"
+    if not path.exists():
+        token = with_database(lambda db: create_key(db, "local-dev", [], admin=True))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(token + "\n")
+    return f"in {path}"
 
 
 def main() -> None:
