@@ -112,9 +112,9 @@ class LocalNeo4j:
             if self._our_pid() is not None:
                 self._wait_ready(timeout_s)
                 return False
+            self._check_ports_free()
             java = find_java()
             lib = resolve_jars(self.home)
-            self._check_ports_free()
             self._write_conf()
             self._set_initial_password(java, lib)
             self._launch(java, lib)

@@ -37,3 +37,26 @@ async def test_oversized_body_is_refused(client: httpx.AsyncClient, settings: Se
 async def test_graphiql_page_is_served(client: httpx.AsyncClient) -> None:
     response = await client.get("/graphql", headers={"Accept": "text/html"})
     assert response.status_code == 200 and "graphiql" in response.text.lower()
+
+
+async def test_readyz_names_the_unreachable_uri_never_the_password() -> None:
+    import asyncio
+
+    from pydantic import SecretStr
+
+    from graphmem.app import create_app
+
+    unreachable = Settings.model_construct(
+        **{**Settings().model_dump(), "neo4j_uri": "bolt://127.0.0.1:1",
+           "neo4j_password": SecretStr("s3cret-never-shown"), "neo4j_connect_timeout_s": 0.5})
+    app = create_app(unreachable)
+    async with app.router.lifespan_context(app):
+        await asyncio.sleep(1.5)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            response = await http.get("/readyz")
+            refused = await http.post("/graphql", json={"query": "{ __typename }"})
+    assert response.status_code == 503
+    assert "bolt://127.0.0.1:1" in response.json()["reason"]
+    assert "s3cret-never-shown" not in response.text
+    assert refused.status_code == 401  # still no key: never reaches Neo4j

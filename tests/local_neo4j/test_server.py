@@ -42,3 +42,19 @@ def test_stop_never_touches_a_process_it_did_not_start(tmp_path) -> None:  # typ
     (tmp_path / "run" / "graphmem-neo4j.pid").write_text("1")  # pid 1 is not our Neo4j
     assert stranger.stop() is False
     assert stranger.status().running is False
+
+
+def test_taken_port_is_a_one_line_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import socket
+
+    import pytest
+
+    from graphmem.errors import LocalNeo4jError
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        server = LocalNeo4j(home=tmp_path, bolt_port=port, http_port=port)
+        with pytest.raises(LocalNeo4jError, match=f"port {port} .* GRAPHMEM_LOCAL_BOLT_PORT"):
+            server.start()
