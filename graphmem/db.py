@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -24,6 +25,15 @@ from graphmem.errors import ConfigError, DatabaseUnavailable
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Row = dict[str, Any]
+
+
+def group_rows(rows: list[Row], keys: list[str], key: str,
+               convert: Callable[[Row], T]) -> list[list[T]]:
+    """Rows of one batched query split per requested key, in request order (DataLoaders)."""
+    grouped: dict[str, list[T]] = defaultdict(list)
+    for row in rows:
+        grouped[row[key]].append(convert(row))
+    return [grouped[k] for k in keys]
 
 
 @dataclass

@@ -238,14 +238,8 @@ def _earliest_per_session(rows: list[Row]) -> list[Row]:
 
 async def page(db: Database, ns: Namespace, where: EpisodeFilter, first: int,
                after: str | None) -> Page[Episode]:
-    key = decode_cursor(after)
-    after_t, after_seq, after_id = (None, None, None)
-    if key is not None:
-        try:
-            after_t, after_seq, after_id = datetime.fromisoformat(key[0]), int(key[1]), str(key[2])
-        except (IndexError, ValueError, TypeError):
-            raise InvalidInput("malformed cursor: pass an endCursor you were given",
-                               field="after") from None
+    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), int(k[1]), str(k[2])))
+    after_t, after_seq, after_id = key or (None, None, None)
     rows = await db.read(
         "episodes/page", ns=ns, limit=first + 1,
         session_id=where.session_id,

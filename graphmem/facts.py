@@ -280,14 +280,8 @@ async def _resolve_values(tx: Tx, ns: Namespace, batch: list[_Prepared],
 
 async def page(db: Database, ns: Namespace, where: FactFilter, first: int,
                after: str | None) -> Page[Fact]:
-    key = decode_cursor(after)
-    after_t = after_id = None
-    if key is not None:
-        try:
-            after_t, after_id = datetime.fromisoformat(key[0]), str(key[1])
-        except (IndexError, ValueError, TypeError):
-            raise InvalidInput("malformed cursor: pass an endCursor you were given",
-                               field="after") from None
+    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
+    after_t, after_id = key or (None, None)
     rows = await db.read(
         "facts/page", ns=ns, limit=first + 1,
         subject_key=entities.entity_key(where.subject) if where.subject else None,

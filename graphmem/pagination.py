@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -16,16 +17,23 @@ def encode_cursor(key: list[Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode()
 
 
-def decode_cursor(cursor: str | None) -> list[Any] | None:
+def decode_cursor(cursor: str | None, parse: Callable[[list[Any]], T]) -> T | None:
+    """The sort key inside ``cursor``, typed by ``parse``; any malformed part is one error."""
     if cursor is None:
         return None
     try:
         key = json.loads(base64.urlsafe_b64decode(cursor.encode()))
-    except ValueError:
-        key = None
-    if not isinstance(key, list):
-        raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
-    return key
+        if isinstance(key, list):
+            return parse(key)
+    except (IndexError, ValueError, TypeError):
+        pass
+    raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
+
+
+def batch_size(count: int, cap: int, noun: str) -> None:
+    """Write batches are bounded: 1..cap items per call, one transaction each."""
+    if not 1 <= count <= cap:
+        raise InvalidInput(f"send 1 to {cap} {noun} per call", field=noun)
 
 
 def page_size(first: int, cap: int) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from graphmem.db import Database
+from graphmem.db import Database, group_rows
 from graphmem.episodes import Episode
 from graphmem.errors import NotFound
 from graphmem.facts import CURRENT, Fact, FactStatus
@@ -44,19 +44,14 @@ async def of_fact(db: Database, ns: Namespace, fact_id: str) -> Provenance:
 
 async def evidence_of(db: Database, ns: Namespace, fact_ids: list[str]) -> list[list[Evidence]]:
     rows = await db.read("facts/evidence_of", ns=ns, fact_ids=fact_ids)
-    grouped: dict[str, list[Evidence]] = defaultdict(list)
-    for row in rows:
-        grouped[row["fact_id"]].append(Evidence(Episode.from_row(row["episode"]), row["quote"]))
-    return [grouped[fact_id] for fact_id in fact_ids]
+    return group_rows(rows, fact_ids, "fact_id",
+                      lambda row: Evidence(Episode.from_row(row["episode"]), row["quote"]))
 
 
 async def facts_of_episodes(db: Database, ns: Namespace,
                             episode_ids: list[str]) -> list[list[Fact]]:
     rows = await db.read("facts/of_episodes", ns=ns, episode_ids=episode_ids)
-    grouped: dict[str, list[Fact]] = defaultdict(list)
-    for row in rows:
-        grouped[row["episode_id"]].append(Fact.from_row(row["fact"]))
-    return [grouped[episode_id] for episode_id in episode_ids]
+    return group_rows(rows, episode_ids, "episode_id", lambda row: Fact.from_row(row["fact"]))
 
 
 async def facts_about(db: Database, ns: Namespace, entity_ids: list[str],

@@ -4,11 +4,10 @@ each linked to exactly what it covers and cites, and marked stale when that chan
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from graphmem.db import Database, Row, Tx
+from graphmem.db import Database, Row, Tx, group_rows
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.namespaces import Namespace
 from graphmem.timeutil import maybe_datetime, parse_stored_datetime, to_native
@@ -103,7 +102,5 @@ async def mark_stale(tx: Tx, ns: Namespace, changed_ids: list[str], reason: str)
 async def of_episodes(db: Database, ns: Namespace,
                       episode_ids: list[str]) -> list[list[Summary]]:
     rows = await db.read("summaries/of_episodes", ns=ns, episode_ids=episode_ids)
-    grouped: dict[str, list[Summary]] = defaultdict(list)
-    for row in rows:
-        grouped[row["episode_id"]].append(Summary.from_row(row["summary"]))
-    return [grouped[episode_id] for episode_id in episode_ids]
+    return group_rows(rows, episode_ids, "episode_id",
+                      lambda row: Summary.from_row(row["summary"]))

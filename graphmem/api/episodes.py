@@ -15,7 +15,7 @@ from graphmem.api.context import Info
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.errors import InvalidInput
 from graphmem.namespaces import Namespace
-from graphmem.pagination import page_size
+from graphmem.pagination import batch_size, page_size
 
 if TYPE_CHECKING:
     from graphmem.api.facts import Fact
@@ -126,9 +126,7 @@ async def record_episodes(
 ) -> RecordEpisodesResult:
     ctx = info.context
     ns = ctx.namespace(namespace)
-    if not 1 <= len(episodes) <= ctx.settings.max_batch:
-        raise InvalidInput(f"send 1 to {ctx.settings.max_batch} episodes per call",
-                           field="episodes")
+    batch_size(len(episodes), ctx.settings.max_batch, "episodes")
     result = await domain.record(ctx.db, ns, [e.to_domain() for e in episodes])
     return RecordEpisodesResult(episodes=[Episode.of(e) for e in result.episodes],
                                 created=result.created, duplicates=result.duplicates)

@@ -12,9 +12,8 @@ from graphmem import provenance
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.errors import InvalidInput
 from graphmem.namespaces import Namespace
-from graphmem.pagination import page_size
+from graphmem.pagination import batch_size, page_size
 
 if TYPE_CHECKING:
     from graphmem.api.episodes import Episode
@@ -151,8 +150,7 @@ async def assert_facts(
 ) -> list[AssertedFact]:
     ctx = info.context
     ns = ctx.namespace(namespace)
-    if not 1 <= len(facts) <= ctx.settings.max_batch:
-        raise InvalidInput(f"send 1 to {ctx.settings.max_batch} facts per call", field="facts")
+    batch_size(len(facts), ctx.settings.max_batch, "facts")
     done = await domain.assert_facts(ctx.db, ns, [f.to_domain() for f in facts],
                                      asserted_by=ctx.principal.name)
     return [AssertedFact(fact=Fact.of(a.fact), outcome=a.outcome) for a in done]

@@ -128,3 +128,17 @@ async def test_batch_of_a_thousand_is_one_call(gql: GraphQLClient, ns: str) -> N
     eps = [ep(f"b{i}", i % 60, session=f"s{i % 7}") for i in range(1000)]
     data = await gql.ok(RECORD, ns=ns, eps=eps)
     assert data["recordEpisodes"]["created"] == 1000
+
+
+async def test_malformed_cursors_are_typed_errors(gql: GraphQLClient, ns: str) -> None:
+    import base64
+
+    wrong_shape = base64.urlsafe_b64encode(b'["not a time", "x"]').decode()
+    for cursor in ("garbage!", wrong_shape, base64.urlsafe_b64encode(b'{"a": 1}').decode()):
+        body = await gql(LIST, ns=ns, first=5, after=cursor)
+        assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT", cursor
+        assert body["errors"][0]["extensions"]["field"] == "after"
+        facts = await gql("""query($ns: String!, $after: String) {
+            facts(namespace: $ns, first: 5, after: $after) { nodes { id } } }""",
+                          ns=ns, after=cursor)
+        assert facts["errors"][0]["extensions"]["code"] == "INVALID_INPUT", cursor
