@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -11,7 +10,7 @@ from typing import TypeVar
 import typer
 
 from graphmem import migrations
-from graphmem.config import Settings, get_settings
+from graphmem.config import Settings, create_private_file, get_settings
 from graphmem.db import Database, connect
 from graphmem.errors import GraphmemError
 from graphmem.local_neo4j import LocalNeo4j
@@ -184,10 +183,7 @@ def _local_dev_key(settings: Settings) -> str:
     path = settings.home.resolve() / "dev-admin-key"
     if not path.exists():
         token = with_database(lambda db: create_key(db, "local-dev", [], admin=True))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(token + "\n")
+        create_private_file(path, token + "\n")
     return f"in {path}"
 
 

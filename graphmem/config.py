@@ -3,6 +3,7 @@ env file, then defaults. Secrets are ``SecretStr`` so they never show in ``repr`
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -65,6 +66,14 @@ class Settings(BaseSettings):
     @property
     def local_neo4j_home(self) -> Path:
         return self.home.resolve() / "neo4j"
+
+
+def create_private_file(path: Path, text: str) -> None:
+    """Write a secret under ``home``: created owner-only (0600) and never overwritten."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
 
 
 @lru_cache(maxsize=1)

@@ -30,9 +30,8 @@ def statement(name: str) -> LiteralString:
 
 def split_statements(text: str) -> list[LiteralString]:
     """Split a multi-statement file (migrations) on ``;`` at line ends."""
-    body = _strip_comments(text)
-    return [cast(LiteralString, part.strip()) for part in body.split(";\n") if part.strip()
-            and part.strip() != ";"]
+    parts = (part.strip().rstrip(";").strip() for part in _strip_comments(text).split(";\n"))
+    return [cast(LiteralString, part) for part in parts if part]
 
 
 def _strip_comments(text: str) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmem.config import Settings
+from graphmem.config import Settings, create_private_file
 from graphmem.errors import LocalNeo4jError
 from graphmem.local_neo4j.install import find_java, resolve_jars
 
@@ -98,10 +98,7 @@ class LocalNeo4j:
     def password(self) -> str:
         """The local server's password: made on first use, kept owner-readable only."""
         if not self._password_file.exists():
-            self.home.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self._password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_urlsafe(24))
+            create_private_file(self._password_file, secrets.token_urlsafe(24))
         return self._password_file.read_text().strip()
 
     # -- lifecycle -------------------------------------------------------------------------
