@@ -222,7 +222,7 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared],
             "source": p.new.source.value, "asserted_by": asserted_by,
             "valid_from": to_native(p.new.valid_from), "valid_to": to_native(p.new.valid_to),
             "text": f"{p.subject} {p.predicate.replace('_', ' ')} {p.object_name}",
-            "identity": _identity(subject_id, p.predicate, object_id),
+            "identity": identity(subject_id, p.predicate, object_id),
             "evidence": [evidence[ref] for ref in p.new.evidence],
         })
 
@@ -251,7 +251,8 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared],
     return [Asserted(stored[fact_id], outcome) for fact_id, outcome in outcomes]
 
 
-def _identity(subject_id: str, predicate: str, object_id: str) -> str:
+def identity(subject_id: str, predicate: str, object_id: str) -> str:
+    """What makes two assertions the same fact: resolved subject, predicate, resolved object."""
     return hashlib.sha256(f"{subject_id}\x1f{predicate}\x1f{object_id}".encode()).hexdigest()
 
 

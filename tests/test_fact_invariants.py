@@ -1,5 +1,6 @@
-"""Property test: over random assertion workloads, every fact has exactly one edge and one
-statement node, and they agree (type, endpoints, status)."""
+"""Property test: over random workloads of assertions and entity merges, every fact has
+exactly one edge and one statement node, they agree (type, endpoints, status), and no two
+current facts say the same thing."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem import facts
+from graphmem import entity_merge, facts
 from graphmem.db import Database
+from graphmem.errors import GraphmemError
 from graphmem.namespaces import Namespace
 from tests.api.test_facts import edges_and_statements
 from tests.conftest import delete_namespace
@@ -22,21 +24,33 @@ assertion = st.builds(
     lambda s, p, o, v, c: facts.NewFact(subject=s, predicate=p, object=None if v else o,
                                         value=v, confidence=c),
     names, predicates, names, literal, st.floats(0, 1))
+merge = st.tuples(names, names)
+step = st.one_of(st.lists(assertion, min_size=1, max_size=6), merge)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(batches=st.lists(st.lists(assertion, min_size=1, max_size=6), min_size=1, max_size=4))
-async def test_edges_and_statement_nodes_never_drift(db: Database,
-                                                     batches: list[list[facts.NewFact]]) -> None:
+@given(steps=st.lists(step, min_size=1, max_size=5))
+async def test_edges_and_statement_nodes_never_drift(
+        db: Database, steps: list[list[facts.NewFact] | tuple[str, str]]) -> None:
     ns = Namespace(f"prop/{uuid.uuid4().hex[:10]}")
     try:
-        identities: set[tuple[str, str, str]] = set()
-        for batch in batches:
-            for done in await facts.assert_facts(db, ns, batch):
-                identities.add((done.fact.subject.casefold(), done.fact.predicate,
-                                done.fact.object.casefold()))
+        for work in steps:
+            if isinstance(work, tuple):
+                try:
+                    await entity_merge.merge_entities(db, ns, into=work[0], merged=work[1])
+                except GraphmemError:
+                    pass  # unknown or identical entities: refused, nothing written
+            else:
+                await facts.assert_facts(db, ns, work)
         edges, statements = await edges_and_statements(db, ns)
         assert edges == statements
-        assert len(statements) == len(identities)  # re-assertions never duplicate
+        rows, _, _ = await db.driver.execute_query(
+            """MATCH (f:Fact {ns: $ns})-[:SUBJECT]->(s), (f)-[:OBJECT]->(o)
+               WHERE f.status IN ['active', 'disputed']
+               RETURN s.id AS s, f.predicate AS p, o.id AS o, f.identity AS identity""",
+            {"ns": ns})
+        said = [(r["s"], r["p"], r["o"]) for r in rows]
+        assert len(said) == len(set(said))  # re-assertions and merges never duplicate
+        assert all(r["identity"] == facts.identity(r["s"], r["p"], r["o"]) for r in rows)
     finally:
         await delete_namespace(db, ns)

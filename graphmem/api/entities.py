@@ -8,6 +8,7 @@ from typing import Annotated
 import strawberry
 
 from graphmem import entities as domain
+from graphmem import entity_merge
 from graphmem import provenance
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
@@ -64,3 +65,34 @@ async def add_alias(
     ctx = info.context
     ns = ctx.namespace(namespace)
     return Entity.of(await domain.add_alias(ctx.db, ns, name, alias))
+
+
+@strawberry.type(description="What merging two entities did.")
+class MergeResult:
+    entity: Entity = strawberry.field(description="The surviving entity, with its new aliases.")
+    merge_id: strawberry.ID = strawberry.field(
+        description="Id of the `(:EntityMerge)` audit node (`merge_…`).")
+    facts_moved: int = strawberry.field(description="Facts re-pointed to the survivor.")
+    edges_moved: int = strawberry.field(description="Fact edges re-attached to the survivor.")
+    aliases_moved: int = strawberry.field(description="Aliases that now resolve to it.")
+    duplicates_folded: int = strawberry.field(
+        description="Facts that became identical and were folded into the oldest (kept as "
+                    "superseded history, their evidence added to the survivor).")
+
+
+async def merge_entities(
+    info: Info, namespace: NamespaceArg,
+    merged: Annotated[str, strawberry.argument(
+        name="from", description="The entity that turned out to be the other one.")],
+    into: Annotated[str, strawberry.argument(description="The entity that survives.")],
+    reason: Annotated[str | None, strawberry.argument(
+        description="Why, for the audit trail.")] = None,
+) -> MergeResult:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    report = await entity_merge.merge_entities(ctx.db, ns, into, merged,
+                                               actor=ctx.principal.name, reason=reason)
+    return MergeResult(entity=Entity.of(report.entity), merge_id=strawberry.ID(report.merge_id),
+                       facts_moved=report.facts_moved, edges_moved=report.edges_moved,
+                       aliases_moved=report.aliases_moved,
+                       duplicates_folded=report.duplicates_folded)

@@ -57,6 +57,10 @@ class Mutation:
         description="Assert a batch of facts with evidence; a repeat adds evidence, no duplicate.")
     add_alias: entity_api.Entity = strawberry.field(
         resolver=entity_api.add_alias, description="Make another name resolve to an entity.")
+    merge_entities: entity_api.MergeResult = strawberry.field(
+        resolver=entity_api.merge_entities,
+        description="Fold one entity into another: facts, provenance and aliases move; the "
+                    "merge is recorded.")
     write_summary: summary_api.Summary = strawberry.field(
         resolver=summary_api.write_summary,
         description="Store a summary linked to what it covers and cites.")
