@@ -8,8 +8,7 @@ from typing import Annotated
 import strawberry
 
 from graphmem import entities as domain
-from graphmem import entity_merge
-from graphmem import provenance
+from graphmem import entity_merge, provenance
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.facts import Fact
