@@ -21,6 +21,7 @@ from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
 from graphmem.api import facts as fact_api
 from graphmem.api import summaries as summary_api
+from graphmem.api import traversal as traversal_api
 from graphmem.api.errors import TypedErrors
 from graphmem.config import Settings
 
@@ -42,6 +43,12 @@ class Query:
     provenance: fact_api.Provenance = strawberry.field(
         resolver=fact_api.fact_provenance,
         description="Why memory believes a fact: evidence, citing summaries, supersession.")
+    traverse: traversal_api.Traversal = strawberry.field(
+        resolver=traversal_api.traverse,
+        description="Walk fact edges breadth-first from an entity (at most 4 hops).")
+    timeline: episode_api.Connection[traversal_api.TimelineEntry] = strawberry.field(
+        resolver=traversal_api.timeline,
+        description="Every fact about an entity, history included, in world-time order.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
 

@@ -65,3 +65,79 @@ async def test_bad_merges_are_typed_errors_writing_nothing(gql: GraphQLClient, d
         result = await gql(MERGE, ns=ns, **{"from": source, "into": into})
         assert result["errors"][0]["extensions"]["code"] == code, (source, into)
     assert await graph_size(db) == before
+
+
+TRAVERSE = """
+query($ns: String!, $from: String!, $depth: Int!, $predicates: [String!], $direction: Direction!,
+      $limit: Int! = 200, $validAt: DateTime) {
+  traverse(namespace: $ns, from: $from, depth: $depth, predicates: $predicates,
+           direction: $direction, limit: $limit, validAt: $validAt) {
+    root { name } nodes { name kind depth } edges { fact { predicate } fromId toId depth }
+    truncated
+  }
+}"""
+
+
+async def test_traverse_walks_breadth_first_with_filters(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("Alice", "works_at", "Acme"), fact("Acme", "located_in", "Lisbon"),
+        fact("Lisbon", "located_in", "Portugal"), fact("Bob", "knows", "Alice"),
+        fact("Alice", "age", value={"number": 34}),
+        fact("Alice", "lives_in", "Porto", validTo="2020-01-01T00:00:00Z"),
+    ])
+
+    async def walk(**args: object) -> dict[str, object]:
+        variables = {"from": "alice", "depth": 2, "direction": "BOTH", **args}
+        return (await gql.ok(TRAVERSE, ns=ns, **variables))["traverse"]
+
+    two = await walk()
+    assert {(n["name"], n["depth"]) for n in two["nodes"]} == {
+        ("Alice", 0), ("Acme", 1), ("Bob", 1), ("34.0", 1), ("Lisbon", 2)}
+    assert sorted(e["fact"]["predicate"] for e in two["edges"]) == [
+        "age", "knows", "located_in", "works_at"]  # Porto ended in 2020: not valid now
+    assert not two["truncated"]
+    four = await walk(depth=4, predicates=["works_at", "Located In"], direction="OUT")
+    assert [n["name"] for n in four["nodes"]] == ["Alice", "Acme", "Lisbon", "Portugal"]
+    past = await walk(depth=1, validAt="2019-06-01T00:00:00Z", predicates=["lives_in"])
+    assert [n["name"] for n in past["nodes"]] == ["Alice", "Porto"]
+    inbound = await walk(depth=1, direction="IN")
+    assert [n["name"] for n in inbound["nodes"]] == ["Alice", "Bob"]
+    capped = await walk(depth=4, limit=2)
+    assert capped["truncated"] and len(capped["edges"]) == 2
+
+
+async def test_traverse_refuses_bad_arguments(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "works_at", "Acme")])
+    for args, code in (({"depth": 5}, "INVALID_INPUT"), ({"depth": 0}, "INVALID_INPUT"),
+                       ({"limit": 0}, "INVALID_INPUT"), ({"from": "Nobody"}, "NOT_FOUND"),
+                       ({"predicates": ["x`]->() DETACH DELETE n //"]}, "INVALID_INPUT"),
+                       ({"validAt": "2020-01-01T00:00:00"}, "INVALID_INPUT")):
+        variables = {"from": "Alice", "depth": 2, "direction": "BOTH", **args}
+        result = await gql(TRAVERSE, ns=ns, **variables)
+        assert result["errors"][0]["extensions"]["code"] == code, args
+
+
+TIMELINE = """
+query($ns: String!, $entity: String!, $after: String) {
+  timeline(namespace: $ns, entity: $entity, first: 2, after: $after) {
+    nodes { at fact { predicate object status } }
+    pageInfo { hasNextPage endCursor }
+  }
+}"""
+
+
+async def test_timeline_orders_history_by_world_time(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("Alice", "lives_in", "Berlin", validFrom="2022-03-01T00:00:00Z"),
+        fact("Alice", "lives_in", "Lisbon", validFrom="2019-01-01T00:00:00Z",
+             validTo="2022-03-01T00:00:00Z"),
+        fact("Bob", "knows", "Alice", validFrom="2020-06-01T00:00:00Z"),
+    ])
+    first = (await gql.ok(TIMELINE, ns=ns, entity="alice"))["timeline"]
+    rest = (await gql.ok(TIMELINE, ns=ns, entity="alice",
+                         after=first["pageInfo"]["endCursor"]))["timeline"]
+    assert first["pageInfo"]["hasNextPage"] and not rest["pageInfo"]["hasNextPage"]
+    assert [(e["at"][:10], e["fact"]["object"]) for e in first["nodes"] + rest["nodes"]] == [
+        ("2019-01-01", "Lisbon"), ("2020-06-01", "Alice"), ("2022-03-01", "Berlin")]
+    missing = await gql(TIMELINE, ns=ns, entity="Nobody")
+    assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"

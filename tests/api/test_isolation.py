@@ -24,6 +24,9 @@ WALK = {
     "facts": 'facts(namespace: $ns, first: 50) { nodes { id object evidence { id } } }',
     "entity": 'entity(namespace: $ns, name: "Alice") { id factsOut { object } }',
     "provenance": 'provenance(namespace: $ns, factId: $fact) { fact { id } }',
+    "traverse": 'traverse(namespace: $ns, from: "Alice", depth: 2) { nodes { name } '
+                'edges { fact { object evidence { content } } } }',
+    "timeline": 'timeline(namespace: $ns, entity: "Alice") { nodes { fact { object } } }',
     "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',
 }
 

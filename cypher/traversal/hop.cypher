@@ -1,0 +1,24 @@
+// One breadth-first hop along fact edges from a frontier of entity or value ids.
+UNWIND $frontier AS node_id
+CALL (node_id) {
+  MATCH (n:Entity {ns: $ns, id: node_id})
+  RETURN n
+  UNION
+  MATCH (n:Value {ns: $ns, id: node_id})
+  RETURN n
+}
+MATCH (n)-[r]-(m)
+WHERE r.fact_id IS NOT NULL
+  AND ($direction = 'both' OR ($direction = 'out' AND startNode(r) = n)
+       OR ($direction = 'in' AND endNode(r) = n))
+  AND ($types IS NULL OR type(r) IN $types)
+  AND r.status IN $statuses
+  AND ($valid_at IS NULL OR ((r.valid_from IS NULL OR r.valid_from <= $valid_at)
+                             AND (r.valid_to IS NULL OR r.valid_to > $valid_at)))
+  AND NOT r.fact_id IN $seen_facts
+WITH DISTINCT r, m
+MATCH (fact:Fact {ns: $ns, id: r.fact_id})
+RETURN fact {.*} AS fact, startNode(r).id AS from_id, endNode(r).id AS to_id,
+       m {.id, .name, .type, .datatype, .key, entity: m:Entity} AS neighbour
+ORDER BY fact.recorded_at DESC, fact.id
+LIMIT $limit

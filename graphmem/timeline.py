@@ -1,0 +1,31 @@
+"""An entity's timeline: every fact about it, history included, in world-time order.
+
+"Where did Alice live?" reads as Lisbon 2019–2022, then Berlin — superseded and retracted
+facts stay in place with their status, so the story is never rewritten.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from graphmem import entities
+from graphmem.db import Database
+from graphmem.errors import NotFound
+from graphmem.facts import Fact
+from graphmem.namespaces import Namespace
+from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.timeutil import parse_stored_datetime, to_native
+
+
+async def of_entity(db: Database, ns: Namespace, name: str, first: int,
+                    after: str | None) -> Page[tuple[datetime, Fact]]:
+    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
+    after_at, after_id = key or (None, None)
+    entity = await entities.by_name(db, ns, name)
+    if entity is None:
+        raise NotFound(f"no entity named {name!r}", field="entity")
+    rows = await db.read("facts/timeline", ns=ns, entity_id=entity.id, limit=first + 1,
+                         after_at=to_native(after_at), after_id=after_id)
+    entries = [(parse_stored_datetime(row["at"]), Fact.from_row(row["fact"])) for row in rows]
+    return Page([(encode_cursor([at.isoformat(), fact.id]), (at, fact))
+                 for at, fact in entries[:first]], has_next=len(entries) > first)
