@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from graphmem import migrations
+from graphmem import browser_guide, migrations
 from graphmem.api.http import graphql_route
 from graphmem.config import Settings, get_settings
 from graphmem.db import Database, open_database, wait_until_reachable
@@ -73,6 +73,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=[
             Route("/healthz", _healthz),
             Route("/readyz", _readyz),
+            Route("/browser/guide", _browser_guide),
             graphql_route(settings),
         ],
         lifespan=lifespan,
@@ -81,6 +82,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 async def _healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok"})
+
+
+async def _browser_guide(request: Request) -> HTMLResponse:
+    """Static slides and queries, no memory content: Neo4j Browser fetches them cross-origin."""
+    return HTMLResponse(browser_guide.render(), headers={"Access-Control-Allow-Origin": "*"})
 
 
 async def _readyz(request: Request) -> JSONResponse:

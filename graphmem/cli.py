@@ -173,6 +173,9 @@ def serve(
         local = LocalNeo4j.from_settings(settings)
         typer.echo(f"Browser:  {local.browser_url} (user neo4j, password in "
                    f"{local.home}/password)", err=True)
+    guide_host = "localhost" if bind_host in ("127.0.0.1", "0.0.0.0") else bind_host
+    typer.echo(f"Guide:    in Browser, run  :play http://{guide_host}:{bind_port}/browser/guide",
+               err=True)
     uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="info")
 
 

@@ -197,6 +197,7 @@ server.memory.heap.max_size={self.heap}
 server.memory.pagecache.size={self.pagecache}
 dbms.usage_report.enabled=false
 client.allow_telemetry=false
+browser.remote_content_hostname_whitelist=localhost,127.0.0.1
 server.directories.data={home / "data"}
 server.directories.logs={home / "logs"}
 server.directories.run={home / "run"}
