@@ -16,7 +16,8 @@ log = logging.getLogger(__name__)
 class TypedErrors(MaskErrors):
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         original = error.original_error
-        if original is None:  # parse/validation errors: the message is about the query itself
+        # Parse, validation and variable-coercion errors: the message is about the request.
+        if original is None or isinstance(original, GraphQLError):
             return _with(error, error.message, {"code": "GRAPHQL_VALIDATION"})
         if isinstance(original, GraphmemError):
             extensions: dict[str, object] = {"code": original.code, **original.details}
