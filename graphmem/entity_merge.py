@@ -18,8 +18,9 @@ from graphmem import entities, facts
 from graphmem.db import Database, Row, Tx
 from graphmem.entities import Entity
 from graphmem.errors import InvalidInput, NotFound
+from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
-from graphmem.timeutil import to_native
+from graphmem.timeutil import maybe_datetime, to_native
 
 
 @dataclass(frozen=True)
@@ -71,21 +72,29 @@ async def _find(tx: Tx, ns: Namespace, name: str, field: str) -> Entity:
 
 
 def _reidentify(rows: list[Row]) -> tuple[list[Row], list[Row]]:
-    """New identities for facts whose endpoints changed, and which current facts now
-    duplicate an older current one. The oldest of each identity survives; on a tie, the one
-    that was already the survivor's."""
+    """New identities for facts whose endpoints changed, and which believed facts now
+    duplicate an older believed one with overlapping validity. The oldest survives; on a
+    tie, the one that was already the survivor's."""
     changed: list[Row] = []
-    current: dict[str, list[Row]] = defaultdict(list)
+    believed: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         identity = facts.identity(row["subject_id"], row["predicate"], row["object_id"])
         if identity != row["identity"]:
             changed.append({"id": row["id"], "identity": identity})
-        if row["status"] in facts.CURRENT:
-            current[identity].append(row)
+        if row["believed"]:
+            believed[identity].append(row)
     moved = {row["id"] for row in changed}
     folds: list[Row] = []
-    for same in current.values():
-        keep, *duplicates = sorted(same, key=lambda r: (r["recorded_at"], r["id"] in moved,
-                                                        r["id"]))
-        folds.extend({"keep": keep["id"], "dup": dup["id"]} for dup in duplicates)
+    for same in believed.values():
+        kept: list[Row] = []
+        for row in sorted(same, key=lambda r: (r["recorded_at"], r["id"] in moved, r["id"])):
+            keep = next((k for k in kept if _interval(k).overlaps(_interval(row))), None)
+            if keep is None:
+                kept.append(row)
+            else:
+                folds.append({"keep": keep["id"], "dup": row["id"]})
     return changed, folds
+
+
+def _interval(row: Row) -> Interval:
+    return Interval(maybe_datetime(row["valid_from"]), maybe_datetime(row["valid_to"]))

@@ -10,47 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import math
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from enum import StrEnum
 from typing import Any
 
-from graphmem import entities
+from graphmem import entities, policies, resolution, resolution_store
 from graphmem.db import Database, Row, Tx
 from graphmem.errors import InvalidInput, NotFound
+from graphmem.facts_model import Fact, FactStatus, Outcome, Source
 from graphmem.identifiers import normalise_predicate, relationship_type
+from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
-from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.pagination import Page, decode_cursor
 from graphmem.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
 
 MAX_EVIDENCE = 100
-
-
-class Source(StrEnum):
-    """Who said it, highest priority first (conflict resolution ranks by this order)."""
-
-    USER_CORRECTION = "user_correction"
-    USER_STATEMENT = "user_statement"
-    AGENT_ASSERTION = "agent_assertion"
-    EXTRACTION = "extraction"
-    INFERENCE = "inference"
-    IMPORT = "import"
-
-
-class FactStatus(StrEnum):
-    ACTIVE = "active"
-    DISPUTED = "disputed"
-    SUPERSEDED = "superseded"
-    RETRACTED = "retracted"
-
-
-CURRENT = (FactStatus.ACTIVE, FactStatus.DISPUTED)
-
-
-class Outcome(StrEnum):
-    CREATED = "created"
-    EVIDENCE_ADDED = "evidence_added"  # the same current fact existed: no duplicate
 
 
 @dataclass(frozen=True)
@@ -97,42 +71,6 @@ class NewFact:
 
 
 @dataclass(frozen=True)
-class Fact:
-    id: str
-    namespace: str
-    subject: str
-    predicate: str
-    object: str
-    object_kind: str  # "entity" or a literal datatype
-    text: str
-    confidence: float
-    source: Source
-    status: FactStatus
-    valid_from: datetime | None
-    valid_to: datetime | None
-    recorded_at: datetime
-    retracted_at: datetime | None
-    asserted_by: str | None
-    reason: str | None
-
-    @classmethod
-    def from_row(cls, row: Row) -> Fact:
-        return cls(
-            id=row["id"], namespace=row["ns"], subject=row["subject"],
-            predicate=row["predicate"], object=row["object"], object_kind=row["object_kind"],
-            text=row["text"], confidence=row["confidence"], source=Source(row["source"]),
-            status=FactStatus(row["status"]), valid_from=maybe_datetime(row.get("valid_from")),
-            valid_to=maybe_datetime(row.get("valid_to")),
-            recorded_at=parse_stored_datetime(row["recorded_at"]),
-            retracted_at=maybe_datetime(row.get("retracted_at")),
-            asserted_by=row.get("asserted_by"), reason=row.get("reason"))
-
-    @property
-    def cursor(self) -> str:
-        return encode_cursor([self.recorded_at.isoformat(), self.id])
-
-
-@dataclass(frozen=True)
 class Asserted:
     fact: Fact
     outcome: Outcome
@@ -145,8 +83,20 @@ class FactFilter:
     object: str | None = None
     source: Source | None = None
     min_confidence: float | None = None
-    statuses: tuple[FactStatus, ...] | None = CURRENT
-    valid_at: datetime | None = None
+    valid_at: datetime | None = None  # true in the world at this instant
+    as_of: datetime | None = None  # believed by memory at this instant
+    include_history: bool = False  # every version, unless valid_at/as_of are given
+
+    def moments(self) -> tuple[datetime | None, datetime | None]:
+        """(as_of, valid_at) to filter on. By default: believed now and valid now; as of a
+        past belief time, valid at that time; with history, only what was asked."""
+        for name, moment in (("asOf", self.as_of), ("validAt", self.valid_at)):
+            if moment is not None:
+                require_aware(moment, name)
+        if self.include_history:
+            return self.as_of, self.valid_at
+        as_of = self.as_of or datetime.now(UTC)
+        return as_of, self.valid_at or as_of
 
 
 @dataclass(frozen=True)
@@ -211,44 +161,60 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared],
     value_ids = await _resolve_values(tx, ns, batch, now)
 
     rows: list[Row] = []
+    claims: list[resolution.Claim] = []
     for p in batch:
         subject_id = entity_ids[entities.entity_key(p.subject)]
         object_id = (entity_ids[entities.entity_key(p.object_name)] if p.literal is None
                      else value_ids[(p.literal[0], p.literal[2])])
+        said_at = min((evidence[ref][1] for ref in p.new.evidence), default=now)
+        stated = _stated_interval(p.new, said_at)
         rows.append({
             "subject_id": subject_id, "object_id": object_id, "subject": p.subject,
             "predicate": p.predicate, "rel_type": p.rel_type, "object": p.object_name,
             "object_kind": p.object_kind, "confidence": p.new.confidence,
             "source": p.new.source.value, "asserted_by": asserted_by,
-            "valid_from": to_native(p.new.valid_from), "valid_to": to_native(p.new.valid_to),
+            "stated_valid_from": to_native(stated.start), "stated_valid_to": to_native(stated.end),
             "text": f"{p.subject} {p.predicate.replace('_', ' ')} {p.object_name}",
             "identity": identity(subject_id, p.predicate, object_id),
-            "evidence": [evidence[ref] for ref in p.new.evidence],
+            "evidence": [evidence[ref][0] for ref in p.new.evidence],
         })
+        claims.append(resolution.Claim(
+            subject_id=subject_id, predicate=p.predicate, identity=rows[-1]["identity"],
+            interval=stated, confidence=p.new.confidence, source=p.new.source,
+            start_given=p.new.valid_from is not None))
 
-    existing = {r["identity"]: r["id"] for r in await tx.run(
-        "facts/existing", ns=ns, identities=sorted({row["identity"] for row in rows}))}
-    outcomes: list[tuple[str, Outcome]] = []
-    to_create: list[Row] = []
-    updates: list[Row] = []
-    for row in rows:
-        if row["identity"] in existing:
-            fact_id = existing[row["identity"]]
-            updates.append({"fact_id": fact_id, "confidence": row["confidence"],
-                            "evidence": row["evidence"]})
-            outcomes.append((fact_id, Outcome.EVIDENCE_ADDED))
-        else:
-            row["id"] = f"fact_{uuid.uuid4().hex}"
-            existing[row["identity"]] = row["id"]  # a repeat inside the batch is the same fact
-            to_create.append(row)
-            outcomes.append((row["id"], Outcome.CREATED))
-    if to_create:
-        await tx.run("facts/create", ns=ns, facts=to_create, now=to_native(now))
-    if updates:
-        await tx.run("facts/add_evidence", ns=ns, updates=updates, now=to_native(now))
+    in_force = await policies.for_predicates(tx, ns, [p.predicate for p in batch])
+    believed = await _believed(tx, ns, claims, in_force)
+    decided = resolution.plan(claims, believed, in_force)
+    await resolution_store.write_plan(tx, ns, decided, rows, asserted_by, now)
     stored = {row["fact"]["id"]: Fact.from_row(row["fact"]) for row in await tx.run(
-        "facts/by_ids", ns=ns, ids=[fact_id for fact_id, _ in outcomes])}
-    return [Asserted(stored[fact_id], outcome) for fact_id, outcome in outcomes]
+        "facts/by_ids", ns=ns, ids=[fact_id for fact_id, _ in decided.outcomes])}
+    return [Asserted(stored[fact_id], outcome) for fact_id, outcome in decided.outcomes]
+
+
+def _stated_interval(new: NewFact, said_at: datetime) -> Interval:
+    """The validity a claim states. Without a start, a fact is taken to hold from when it was
+    said (its earliest evidence, else now) — unless only an end is given (start unknown)."""
+    if new.valid_from is not None or new.valid_to is not None:
+        return Interval(new.valid_from, new.valid_to)
+    return Interval(said_at, None)
+
+
+async def _believed(tx: Tx, ns: Namespace, claims: list[resolution.Claim],
+                    in_force: dict[str, policies.Policy]) -> list[resolution.Version]:
+    """What memory believes now that the claims could touch: every value of a ONE predicate
+    for the subject, or the same statement for a MANY predicate."""
+    one = sorted({(c.subject_id, c.predicate) for c in claims
+                  if in_force[c.predicate].cardinality is policies.Cardinality.ONE})
+    rows = await tx.run("facts/believed", ns=ns,
+                        keys=[{"subject_id": s, "predicate": p} for s, p in one],
+                        identities=sorted({c.identity for c in claims}))
+    return [resolution.Version(
+        id=row["id"], subject_id=row["subject_id"], predicate=row["predicate"],
+        identity=row["identity"], confidence=row["confidence"], source=Source(row["source"]),
+        status=FactStatus(row["status"]),
+        interval=Interval(maybe_datetime(row["valid_from"]), maybe_datetime(row["valid_to"])))
+        for row in rows]
 
 
 def identity(subject_id: str, predicate: str, object_id: str) -> str:
@@ -256,12 +222,14 @@ def identity(subject_id: str, predicate: str, object_id: str) -> str:
     return hashlib.sha256(f"{subject_id}\x1f{predicate}\x1f{object_id}".encode()).hexdigest()
 
 
-async def _resolve_evidence(tx: Tx, ns: Namespace, batch: list[_Prepared]) -> dict[str, str]:
+async def _resolve_evidence(tx: Tx, ns: Namespace,
+                            batch: list[_Prepared]) -> dict[str, tuple[str, datetime]]:
+    """Each evidence reference -> (episode id, when it occurred); NotFound for any missing."""
     refs = sorted({ref for p in batch for ref in p.new.evidence})
     if not refs:
         return {}
-    found = {row["ref"]: row["id"] for row in await tx.run("facts/evidence_lookup", ns=ns,
-                                                           refs=refs)}
+    found = {row["ref"]: (row["id"], parse_stored_datetime(row["occurred_at"]))
+             for row in await tx.run("facts/evidence_lookup", ns=ns, refs=refs)}
     missing = [ref for ref in refs if ref not in found]
     if missing:
         raise NotFound(f"evidence episodes not found in this namespace: {missing[:10]}",
@@ -283,14 +251,15 @@ async def page(db: Database, ns: Namespace, where: FactFilter, first: int,
                after: str | None) -> Page[Fact]:
     key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
     after_t, after_id = key or (None, None)
+    as_of, valid_at = where.moments()
     rows = await db.read(
         "facts/page", ns=ns, limit=first + 1,
         subject_key=entities.entity_key(where.subject) if where.subject else None,
         predicate=normalise_predicate(where.predicate) if where.predicate else None,
         object=where.object, source=where.source.value if where.source else None,
         min_confidence=where.min_confidence,
-        statuses=[s.value for s in where.statuses] if where.statuses else None,
-        valid_at=to_native(where.valid_at), after_t=to_native(after_t), after_id=after_id)
+        as_of=to_native(as_of), valid_at=to_native(valid_at), after_t=to_native(after_t),
+        after_id=after_id)
     found = [Fact.from_row(row["fact"]) for row in rows]
     return Page([(f.cursor, f) for f in found[:first]], has_next=len(found) > first)
 

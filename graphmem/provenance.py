@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from graphmem.db import Database, group_rows
 from graphmem.episodes import Episode
 from graphmem.errors import NotFound
-from graphmem.facts import CURRENT, Fact, FactStatus
+from graphmem.facts import Fact
 from graphmem.namespaces import Namespace
 from graphmem.summaries import Summary
 
@@ -54,12 +55,12 @@ async def facts_of_episodes(db: Database, ns: Namespace,
     return group_rows(rows, episode_ids, "episode_id", lambda row: Fact.from_row(row["fact"]))
 
 
-async def facts_about(db: Database, ns: Namespace, entity_ids: list[str],
-                      statuses: tuple[FactStatus, ...] = CURRENT
-                      ) -> list[tuple[list[Fact], list[Fact]]]:
-    """(facts where the entity is subject, facts where it is object) per entity."""
+async def facts_about(db: Database, ns: Namespace,
+                      entity_ids: list[str]) -> list[tuple[list[Fact], list[Fact]]]:
+    """(facts where the entity is subject, facts where it is object) per entity: those
+    believed now and valid now."""
     rows = await db.read("facts/about_entities", ns=ns, entity_ids=entity_ids,
-                         statuses=[s.value for s in statuses])
+                         now=datetime.now(UTC))
     outgoing: dict[str, list[Fact]] = defaultdict(list)
     incoming: dict[str, list[Fact]] = defaultdict(list)
     for row in rows:

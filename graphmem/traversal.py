@@ -14,7 +14,7 @@ from enum import StrEnum
 from graphmem import entities
 from graphmem.db import Database, Row
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.facts import CURRENT, Fact, FactStatus
+from graphmem.facts_model import CURRENT, Fact, FactStatus
 from graphmem.identifiers import normalise_predicate, relationship_type
 from graphmem.namespaces import Namespace
 from graphmem.timeutil import require_aware, to_native

@@ -8,7 +8,7 @@ WITH count(*) AS reidentified
 UNWIND $folds AS fold
 MATCH (keep:Fact {ns: $ns, id: fold.keep})
 MATCH (dup:Fact {ns: $ns, id: fold.dup})
-SET dup.status = 'superseded', dup.reason = $reason, dup.superseded_at = $now,
+SET dup.status = 'superseded', dup.reason = $reason, dup.retracted_at = $now,
     keep.confidence = CASE WHEN dup.confidence > keep.confidence THEN dup.confidence
                            ELSE keep.confidence END
 CREATE (keep)-[:SUPERSEDES {at: $now, strategy: 'merge', actor: $actor, reason: $reason}]->(dup)

@@ -1,7 +1,9 @@
-// Current facts where each entity is subject or object (DataLoader for Entity.facts*).
+// Facts believed and valid now where each entity is subject or object (DataLoader for
+// Entity.facts*).
 UNWIND $entity_ids AS entity_id
 MATCH (e:Entity {ns: $ns, id: entity_id})<-[role:SUBJECT|OBJECT]-(f:Fact {ns: $ns})
-WHERE f.status IN $statuses
+WHERE f.retracted_at IS NULL
+  AND (f.valid_from IS NULL OR f.valid_from <= $now) AND (f.valid_to IS NULL OR f.valid_to > $now)
 RETURN entity_id, type(role) AS role, f {.*} AS fact
 ORDER BY f.recorded_at DESC
 LIMIT 100000

@@ -1,5 +1,6 @@
 // A fact is an edge (subject)-[:PREDICATE]->(object) — the type passed as a parameter and
 // validated before — plus one (:Fact) statement node carrying the record and provenance.
+// A fact created already superseded (a late, weaker claim) is history from the start.
 UNWIND $facts AS f
 MATCH (s:Entity {ns: $ns, id: f.subject_id})
 OPTIONAL MATCH (oe:Entity {ns: $ns, id: f.object_id})
@@ -9,13 +10,15 @@ CREATE (fact:Fact {
   id: f.id, ns: $ns, identity: f.identity, subject: f.subject, predicate: f.predicate,
   object: f.object, object_kind: f.object_kind, text: f.text, confidence: f.confidence,
   source: f.source, asserted_by: f.asserted_by, valid_from: f.valid_from,
-  valid_to: f.valid_to, recorded_at: $now, status: 'active'
+  valid_to: f.valid_to, stated_valid_from: f.stated_valid_from,
+  stated_valid_to: f.stated_valid_to, recorded_at: $now, status: f.status,
+  retracted_at: CASE f.status WHEN 'superseded' THEN $now END
 })
 CREATE (fact)-[:SUBJECT]->(s)
 CREATE (fact)-[:OBJECT]->(o)
 CREATE (s)-[edge:$(f.rel_type)]->(o)
 SET edge.fact_id = f.id, edge.valid_from = f.valid_from, edge.valid_to = f.valid_to,
-    edge.status = 'active', edge.confidence = f.confidence
+    edge.status = f.status, edge.confidence = f.confidence
 WITH fact, f
 CALL (fact, f) {
   UNWIND f.evidence AS episode_id

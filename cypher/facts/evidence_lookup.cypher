@@ -4,4 +4,4 @@ OPTIONAL MATCH (by_id:Episode {ns: $ns, id: ref})
 OPTIONAL MATCH (by_ext:Episode {ns: $ns, external_id: ref})
 WITH ref, coalesce(by_id, by_ext) AS e
 WHERE e IS NOT NULL
-RETURN ref, e.id AS id
+RETURN ref, e.id AS id, e.occurred_at AS occurred_at

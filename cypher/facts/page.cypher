@@ -1,4 +1,5 @@
-// Facts matching a filter, current by default, newest first, after a keyset cursor.
+// Facts matching a filter, believed as of $as_of and valid at $valid_at (either may be null:
+// no filter on that axis), newest first, after a keyset cursor.
 OPTIONAL MATCH (s:Entity {ns: $ns, key: $subject_key})
 OPTIONAL MATCH (:Alias {ns: $ns, key: $subject_key})-[:ALIAS_OF]->(sa:Entity {ns: $ns})
 WITH coalesce(s, sa) AS subject
@@ -17,7 +18,8 @@ WHERE ($predicate IS NULL OR f.predicate = $predicate)
   AND ($object IS NULL OR toLower(f.object) = toLower($object))
   AND ($source IS NULL OR f.source = $source)
   AND ($min_confidence IS NULL OR f.confidence >= $min_confidence)
-  AND ($statuses IS NULL OR f.status IN $statuses)
+  AND ($as_of IS NULL OR (f.recorded_at <= $as_of
+                           AND (f.retracted_at IS NULL OR f.retracted_at > $as_of)))
   AND ($valid_at IS NULL OR ((f.valid_from IS NULL OR f.valid_from <= $valid_at)
                              AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
   AND ($after_t IS NULL OR f.recorded_at < $after_t

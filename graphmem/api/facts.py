@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated
 
 import strawberry
@@ -160,9 +160,14 @@ async def list_facts(
     info: Info, namespace: NamespaceArg,
     where: Annotated[FactWhere | None, strawberry.argument(description="Filters.")] = None,
     valid_at: Annotated[datetime | None, strawberry.argument(
-        description="Facts true in the world at this instant (default: now).")] = None,
+        description="World time: facts true at this instant (default: `asOf`, else now).")
+    ] = None,
+    as_of: Annotated[datetime | None, strawberry.argument(
+        description="Belief time: what memory believed at this instant (default: now).")
+    ] = None,
     include_history: Annotated[bool, strawberry.argument(
-        description="Also superseded and retracted facts, at any validity.")] = False,
+        description="Every version with its status: superseded and retracted too, at any "
+                    "validity (unless `validAt`/`asOf` are also given).")] = False,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Fact]:
     ctx = info.context
@@ -171,8 +176,7 @@ async def list_facts(
     page = await domain.page(ctx.db, ns, domain.FactFilter(
         subject=w.subject, predicate=w.predicate, object=w.object,
         source=domain.Source(w.source) if w.source else None, min_confidence=w.min_confidence,
-        statuses=None if include_history else domain.CURRENT,
-        valid_at=valid_at if valid_at or include_history else datetime.now(UTC),
+        valid_at=valid_at, as_of=as_of, include_history=include_history,
     ), first=page_size(first, ctx.settings.max_page), after=after)
     return to_connection(page, Fact.of)
 

@@ -1,0 +1,12 @@
+// Close memory's belief in facts (superseded or retracted): the statement node and its edge
+// keep everything, with the status, the moment and the reason.
+UNWIND $ends AS e
+MATCH (f:Fact {ns: $ns, id: e.id})-[:SUBJECT]->(s)
+WHERE f.retracted_at IS NULL OR f.retracted_at = $now
+SET f.status = $status, f.retracted_at = $now, f.reason = e.reason
+WITH f, s
+CALL (f, s) {
+  MATCH (s)-[edge {fact_id: f.id}]->()
+  SET edge.status = f.status
+}
+RETURN count(f) AS ended

@@ -1,0 +1,26 @@
+// The part of a fact's validity it keeps after losing the rest: a new version with the same
+// statement, evidence and edge type, linked (new)-[:REVISES]->(old). A revision of a
+// disputed fact joins its open conflicts.
+UNWIND $revisions AS r
+MATCH (old:Fact {ns: $ns, id: r.of})-[:SUBJECT]->(s)
+MATCH (old)-[:OBJECT]->(o)
+MATCH (s)-[old_edge {fact_id: old.id}]->(o)
+CREATE (fact:Fact)
+SET fact = old {.*, id: r.id, valid_from: r.valid_from, valid_to: r.valid_to,
+                status: r.status, recorded_at: $now, retracted_at: null, reason: null}
+CREATE (fact)-[:REVISES {at: $now}]->(old)
+CREATE (fact)-[:SUBJECT]->(s)
+CREATE (fact)-[:OBJECT]->(o)
+CREATE (s)-[edge:$(type(old_edge))]->(o)
+SET edge.fact_id = r.id, edge.valid_from = r.valid_from, edge.valid_to = r.valid_to,
+    edge.status = r.status, edge.confidence = old.confidence
+WITH old, fact
+CALL (old, fact) {
+  MATCH (old)-[ev:EVIDENCED_BY]->(ep:Episode)
+  CREATE (fact)-[:EVIDENCED_BY {at: ev.at, quote: ev.quote}]->(ep)
+}
+CALL (old, fact) {
+  MATCH (c:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(old)
+  CREATE (c)-[:CANDIDATE]->(fact)
+}
+RETURN count(fact) AS revised

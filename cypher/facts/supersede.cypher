@@ -1,0 +1,7 @@
+// Record why a fact replaced another: (winner)-[:SUPERSEDES {at, strategy, actor, reason}]->
+UNWIND $links AS l
+MATCH (winner:Fact {ns: $ns, id: l.winner})
+MATCH (loser:Fact {ns: $ns, id: l.loser})
+CREATE (winner)-[:SUPERSEDES {at: $now, strategy: l.strategy, actor: $actor,
+                              reason: l.reason}]->(loser)
+RETURN count(*) AS linked

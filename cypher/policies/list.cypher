@@ -1,0 +1,4 @@
+// Every policy override of a namespace.
+MATCH (p:PredicatePolicy {ns: $ns})
+RETURN p {.*} AS policy
+ORDER BY p.predicate

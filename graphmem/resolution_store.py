@@ -1,0 +1,54 @@
+"""Writes a conflict-resolution plan inside the caller's transaction: new facts, narrowed
+revisions, endings, SUPERSEDES links and conflicts — then settles conflicts left with one
+candidate and marks summaries citing ended facts stale."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from graphmem import resolution, summaries
+from graphmem.db import Row, Tx
+from graphmem.facts_model import FactStatus
+from graphmem.namespaces import Namespace
+from graphmem.timeutil import to_native
+
+
+async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list[Row],
+                      actor: str | None, now: datetime) -> None:
+    """Apply a resolution plan: new facts, narrowed revisions, endings, links, conflicts."""
+    at = to_native(now)
+    if decided.created:
+        await tx.run("facts/create", ns=ns, now=at, facts=[
+            rows[c.claim] | {"id": c.id, "status": c.status.value,
+                             "valid_from": to_native(c.interval.start),
+                             "valid_to": to_native(c.interval.end)}
+            for c in decided.created])
+    if decided.revisions:
+        await tx.run("facts/revise", ns=ns, now=at, revisions=[
+            {"id": r.id, "of": r.of, "status": r.status.value,
+             "valid_from": to_native(r.interval.start), "valid_to": to_native(r.interval.end)}
+            for r in decided.revisions])
+    if decided.evidence:
+        await tx.run("facts/add_evidence", ns=ns, now=at, updates=[
+            {"fact_id": fact_id, "confidence": rows[i]["confidence"],
+             "evidence": rows[i]["evidence"]} for fact_id, i in decided.evidence])
+    await _end_and_link(tx, ns, decided, actor, now)
+
+
+async def _end_and_link(tx: Tx, ns: Namespace, decided: resolution.Plan, actor: str | None,
+                        now: datetime) -> None:
+    at = to_native(now)
+    if decided.ended:
+        await tx.run("facts/end", ns=ns, now=at, status=FactStatus.SUPERSEDED.value,
+                     ends=[{"id": i, "reason": why} for i, why in decided.ended.items()])
+    if decided.supersessions:
+        await tx.run("facts/supersede", ns=ns, now=at, actor=actor, links=[
+            {"winner": s.winner, "loser": s.loser, "strategy": s.strategy, "reason": s.reason}
+            for s in decided.supersessions])
+    if decided.disputes:
+        await tx.run("conflicts/open", ns=ns, now=at, conflicts=[
+            {"id": f"conflict_{uuid.uuid4().hex}", "fact_ids": ids} for ids in decided.disputes])
+    if decided.ended:
+        await tx.run("conflicts/settle_orphaned", ns=ns, now=at)
+        await summaries.mark_stale(tx, ns, sorted(decided.ended), "a cited fact was superseded")
