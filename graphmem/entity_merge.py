@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from graphmem import entities, facts
+from graphmem import entities, facts, policies, resolution
 from graphmem.db import Database, Row, Tx
 from graphmem.entities import Entity
 from graphmem.errors import InvalidInput, NotFound
@@ -31,6 +31,7 @@ class MergeReport:
     edges_moved: int
     aliases_moved: int
     duplicates_folded: int
+    conflicts_opened: int
 
 
 async def merge_entities(db: Database, ns: Namespace, into: str, merged: str,
@@ -58,10 +59,12 @@ async def _merge(tx: Tx, ns: Namespace, into_name: str, merged_name: str,
                                                  into_id=into.id))
     folded = await tx.run("entities/merge_fold", ns=ns, identities=identities, folds=folds,
                           now=now, actor=actor, reason=f"duplicate after merge: {why}")
+    disputes = await _dispute_overlaps(tx, ns, into.id, now)
     survivor = await _find(tx, ns, into.name, "into")
     return MergeReport(entity=survivor, merge_id=merge_id, facts_moved=moved["facts_moved"],
                        edges_moved=moved["edges_moved"], aliases_moved=moved["aliases_moved"],
-                       duplicates_folded=folded[0]["folded"] if folded else 0)
+                       duplicates_folded=folded[0]["folded"] if folded else 0,
+                       conflicts_opened=disputes)
 
 
 async def _find(tx: Tx, ns: Namespace, name: str, field: str) -> Entity:
@@ -69,6 +72,26 @@ async def _find(tx: Tx, ns: Namespace, name: str, field: str) -> Entity:
     if not rows:
         raise NotFound(f"no entity named {name!r}", field=field)
     return Entity.from_row(rows[0]["entity"], rows[0]["aliases"])
+
+
+async def _dispute_overlaps(tx: Tx, ns: Namespace, entity_id: str, now: datetime) -> int:
+    """Two names, two values of a ONE predicate (Alice lives in Lisbon, A. Smith in Porto):
+    a merge cannot know which is right, so overlapping values become one open conflict."""
+    versions = [resolution.Version.from_row(row) for row in await tx.run(
+        "facts/believed_of_subject", ns=ns, subject_id=entity_id)]
+    in_force = await policies.for_predicates(tx, ns, sorted({v.predicate for v in versions}))
+    disputes = []
+    for predicate, policy in in_force.items():
+        if policy.cardinality is not policies.Cardinality.ONE:
+            continue
+        values = [v for v in versions if v.predicate == predicate]
+        clashing = {v.id for v in values for w in values
+                    if v.identity != w.identity and v.interval.overlaps(w.interval)}
+        if clashing:
+            disputes.append({"id": f"conflict_{uuid.uuid4().hex}", "fact_ids": sorted(clashing)})
+    if disputes:
+        await tx.run("conflicts/open", ns=ns, now=now, conflicts=disputes)
+    return len(disputes)
 
 
 def _reidentify(rows: list[Row]) -> tuple[list[Row], list[Row]]:

@@ -140,10 +140,11 @@ async def record(db: Database, ns: Namespace, batch: list[NewEpisode]) -> Record
     """Record a batch in one transaction; see the module docstring for idempotency."""
     for episode in batch:
         validate(episode)
-    return await db.transaction(lambda tx: _record(tx, ns, batch))
+    return await db.transaction(lambda tx: record_in(tx, ns, batch))
 
 
-async def _record(tx: Tx, ns: Namespace, batch: list[NewEpisode]) -> RecordResult:
+async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode]) -> RecordResult:
+    """Record inside a running transaction (validated already)."""
     keys = sorted({e.external_id for e in batch if e.external_id is not None})
     stored = {
         row["episode"]["external_id"]: Episode.from_row(row["episode"])

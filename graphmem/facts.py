@@ -17,12 +17,12 @@ from typing import Any
 from graphmem import entities, policies, resolution, resolution_store
 from graphmem.db import Database, Row, Tx
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.facts_model import Fact, FactStatus, Outcome, Source
+from graphmem.facts_model import Fact, Outcome, Source
 from graphmem.identifiers import normalise_predicate, relationship_type
 from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
 from graphmem.pagination import Page, decode_cursor
-from graphmem.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
+from graphmem.timeutil import parse_stored_datetime, require_aware, to_native
 
 MAX_EVIDENCE = 100
 
@@ -147,8 +147,15 @@ async def assert_facts(db: Database, ns: Namespace, batch: list[NewFact],
     return await db.transaction(lambda tx: _assert(tx, ns, prepared, asserted_by))
 
 
-async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared],
-                  asserted_by: str | None) -> list[Asserted]:
+async def assert_in(tx: Tx, ns: Namespace, new: NewFact, asserted_by: str | None,
+                    correcting: tuple[str, str] | None = None) -> Asserted:
+    """Assert one fact inside a running transaction. ``correcting`` is (fact id, reason) of a
+    believed fact it replaces outright: that one ends, superseded by this one."""
+    return (await _assert(tx, ns, [_prepare(new, 0)], asserted_by, correcting))[0]
+
+
+async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: str | None,
+                  correcting: tuple[str, str] | None = None) -> list[Asserted]:
     now = datetime.now(UTC)
     evidence = await _resolve_evidence(tx, ns, batch)
     names: dict[str, str | None] = {}
@@ -185,10 +192,13 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared],
 
     in_force = await policies.for_predicates(tx, ns, [p.predicate for p in batch])
     believed = await _believed(tx, ns, claims, in_force)
+    if correcting is not None:
+        believed = [v for v in believed if v.id != correcting[0]]
     decided = resolution.plan(claims, believed, in_force)
+    if correcting is not None:
+        decided.correct(*correcting)
     await resolution_store.write_plan(tx, ns, decided, rows, asserted_by, now)
-    stored = {row["fact"]["id"]: Fact.from_row(row["fact"]) for row in await tx.run(
-        "facts/by_ids", ns=ns, ids=[fact_id for fact_id, _ in decided.outcomes])}
+    stored = await by_ids_in(tx, ns, [fact_id for fact_id, _ in decided.outcomes])
     return [Asserted(stored[fact_id], outcome) for fact_id, outcome in decided.outcomes]
 
 
@@ -209,12 +219,7 @@ async def _believed(tx: Tx, ns: Namespace, claims: list[resolution.Claim],
     rows = await tx.run("facts/believed", ns=ns,
                         keys=[{"subject_id": s, "predicate": p} for s, p in one],
                         identities=sorted({c.identity for c in claims}))
-    return [resolution.Version(
-        id=row["id"], subject_id=row["subject_id"], predicate=row["predicate"],
-        identity=row["identity"], confidence=row["confidence"], source=Source(row["source"]),
-        status=FactStatus(row["status"]),
-        interval=Interval(maybe_datetime(row["valid_from"]), maybe_datetime(row["valid_to"])))
-        for row in rows]
+    return [resolution.Version.from_row(row) for row in rows]
 
 
 def identity(subject_id: str, predicate: str, object_id: str) -> str:
@@ -266,4 +271,10 @@ async def page(db: Database, ns: Namespace, where: FactFilter, first: int,
 
 async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Fact]:
     rows = await db.read("facts/by_ids", ns=ns, ids=ids)
+    return {row["fact"]["id"]: Fact.from_row(row["fact"]) for row in rows}
+
+
+async def by_ids_in(tx: Tx, ns: Namespace, ids: list[str]) -> dict[str, Fact]:
+    """The same, inside a running transaction (reading its own writes)."""
+    rows = await tx.run("facts/by_ids", ns=ns, ids=ids)
     return {row["fact"]["id"]: Fact.from_row(row["fact"]) for row in rows}

@@ -59,7 +59,10 @@ class Fact:
     recorded_at: datetime
     retracted_at: datetime | None
     asserted_by: str | None
-    reason: str | None
+    reason: str | None  # why belief in it ended
+    ended_by: str | None = None  # who ended it (retraction, correction, resolution)
+    stated_valid_from: datetime | None = None  # the validity as asserted, before resolution
+    stated_valid_to: datetime | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> Fact:
@@ -71,7 +74,10 @@ class Fact:
             valid_to=maybe_datetime(row.get("valid_to")),
             recorded_at=parse_stored_datetime(row["recorded_at"]),
             retracted_at=maybe_datetime(row.get("retracted_at")),
-            asserted_by=row.get("asserted_by"), reason=row.get("reason"))
+            asserted_by=row.get("asserted_by"), reason=row.get("reason"),
+            ended_by=row.get("ended_by"),
+            stated_valid_from=maybe_datetime(row.get("stated_valid_from")),
+            stated_valid_to=maybe_datetime(row.get("stated_valid_to")))
 
     @property
     def cursor(self) -> str:

@@ -17,9 +17,11 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
+from graphmem.db import Row
 from graphmem.facts_model import FactStatus, Outcome, Source
 from graphmem.intervals import Interval, starts_later, subtract
 from graphmem.policies import Cardinality, Policy, Strategy
+from graphmem.timeutil import maybe_datetime
 
 SOURCE_RANK = {s: rank for rank, s in enumerate(Source)}  # lower is stronger
 
@@ -36,6 +38,14 @@ class Version:
     confidence: float
     source: Source
     status: FactStatus = FactStatus.ACTIVE
+
+    @classmethod
+    def from_row(cls, row: Row) -> Version:
+        return cls(id=row["id"], subject_id=row["subject_id"], predicate=row["predicate"],
+                   identity=row["identity"], confidence=row["confidence"],
+                   source=Source(row["source"]), status=FactStatus(row["status"]),
+                   interval=Interval(maybe_datetime(row.get("valid_from")),
+                                     maybe_datetime(row.get("valid_to"))))
 
 
 @dataclass(frozen=True)
@@ -84,6 +94,11 @@ class Plan:
     supersessions: list[Supersession] = field(default_factory=list)
     disputes: list[list[str]] = field(default_factory=list)  # fact ids per new conflict
     evidence: list[tuple[str, int]] = field(default_factory=list)  # (fact id, claim index)
+
+    def correct(self, old: str, reason: str) -> None:
+        """The first claim replaces ``old`` outright (a correction, not a change in time)."""
+        self.ended[old] = reason
+        self.supersessions.append(Supersession(self.outcomes[0][0], old, "correction", reason))
 
 
 def plan(claims: list[Claim], believed: list[Version], policies: dict[str, Policy]) -> Plan:
@@ -187,12 +202,25 @@ def _why(strategy: Strategy, winner: Claim | Version, loser: Claim | Version) ->
 
 
 def _end(v: Version, winner: str, strategy: str, reason: str, versions: list[Version],
-         result: Plan, keep: list[Interval] | None = None) -> None:
-    """Close belief in ``v``; what it keeps of its validity lives on as revisions."""
+         result: Plan, keep: list[Interval] | None = None,
+         status: FactStatus | None = None) -> None:
+    """Close belief in ``v``; what it keeps of its validity lives on as revisions (in
+    ``status``, by default the one ``v`` had)."""
     result.ended[v.id] = reason
     result.supersessions.append(Supersession(winner, v.id, strategy, reason))
     versions.remove(v)
     for piece in keep or []:
-        revision = Revision(f"fact_{uuid.uuid4().hex}", v.id, piece, v.status)
+        revision = Revision(f"fact_{uuid.uuid4().hex}", v.id, piece, status or v.status)
         result.revisions.append(revision)
-        versions.append(replace(v, id=revision.id, interval=piece))
+        versions.append(replace(v, id=revision.id, interval=piece, status=revision.status))
+
+
+def settle(keep: Version, others: list[Version], reason: str) -> Plan:
+    """A person's decision on a dispute: ``keep`` wins; the others end, keeping (as
+    revisions) whatever validity lies outside the kept fact's."""
+    result = Plan()
+    versions = [keep, *others]
+    for v in others:
+        _end(v, keep.id, Strategy.MANUAL.value, reason, versions, result,
+             keep=v.interval.minus(keep.interval), status=FactStatus.ACTIVE)
+    return result

@@ -40,7 +40,7 @@ async def _end_and_link(tx: Tx, ns: Namespace, decided: resolution.Plan, actor: 
                         now: datetime) -> None:
     at = to_native(now)
     if decided.ended:
-        await tx.run("facts/end", ns=ns, now=at, status=FactStatus.SUPERSEDED.value,
+        await tx.run("facts/end", ns=ns, now=at, status=FactStatus.SUPERSEDED.value, actor=actor,
                      ends=[{"id": i, "reason": why} for i, why in decided.ended.items()])
     if decided.supersessions:
         await tx.run("facts/supersede", ns=ns, now=at, actor=actor, links=[

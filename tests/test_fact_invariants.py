@@ -1,55 +1,128 @@
-"""Property test: over random workloads of assertions and entity merges, every fact has
-exactly one edge and one statement node, they agree (type, endpoints, status), and no two
-current facts say the same thing."""
+"""Property tests over random workloads of assertions (with random validity), corrections,
+retractions and entity merges:
+
+- every fact has exactly one edge and one statement node, and they agree;
+- believed versions of one statement never overlap in validity;
+- a one-value predicate never holds two undisputed values at the same world time;
+- nothing is ever deleted: the number of fact versions only grows;
+- ``asOf`` any past belief time returns exactly what memory reported at that time.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from contextlib import suppress
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem import entity_merge, facts
+from graphmem import entity_merge, fact_changes, facts
 from graphmem.db import Database
 from graphmem.errors import GraphmemError
+from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
 from tests.api.test_facts import edges_and_statements
 from tests.conftest import delete_namespace
 
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 names = st.sampled_from(["Alice", "alice", "Bob", "ACME", "acme ", "Lisbon", "Tea"])
 predicates = st.sampled_from(["works_at", "likes", "lives_in", "Knows", "visited"])
 literal = st.one_of(st.none(), st.integers(0, 3).map(lambda n: facts.Literal(number=n)),
                     st.booleans().map(lambda b: facts.Literal(boolean=b)))
-assertion = st.builds(
-    lambda s, p, o, v, c: facts.NewFact(subject=s, predicate=p, object=None if v else o,
-                                        value=v, confidence=c),
-    names, predicates, names, literal, st.floats(0, 1))
-merge = st.tuples(names, names)
-step = st.one_of(st.lists(assertion, min_size=1, max_size=6), merge)
+day = st.one_of(st.none(), st.integers(0, 6).map(lambda d: T0 + timedelta(days=30 * d)))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(steps=st.lists(step, min_size=1, max_size=5))
-async def test_edges_and_statement_nodes_never_drift(
-        db: Database, steps: list[list[facts.NewFact] | tuple[str, str]]) -> None:
+@st.composite
+def assertion(draw: st.DrawFn) -> facts.NewFact:
+    value = draw(literal)
+    start, end = draw(day), draw(day)
+    if start is not None and end is not None and start >= end:
+        start, end = end, start + timedelta(days=1) if start == end else start
+    return facts.NewFact(subject=draw(names), predicate=draw(predicates),
+                         object=None if value else draw(names), value=value,
+                         confidence=draw(st.sampled_from([0.5, 0.9])),
+                         valid_from=start, valid_to=end)
+
+
+step = st.one_of(
+    st.lists(assertion(), min_size=1, max_size=4),
+    st.tuples(st.just("merge"), names, names),
+    st.tuples(st.just("correct"), st.integers(0, 50), names),
+    st.tuples(st.just("retract"), st.integers(0, 50)),
+)
+BELIEVED = """
+MATCH (f:Fact {ns: $ns})-[:SUBJECT]->(s), (f)-[:OBJECT]->(o)
+WHERE f.retracted_at IS NULL
+RETURN f.id AS id, s.id AS s, f.predicate AS p, o.id AS o, f.identity AS identity,
+       f.status AS status, f.valid_from AS vf, f.valid_to AS vt ORDER BY f.id"""
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(steps=st.lists(step, min_size=1, max_size=6))
+async def test_memory_invariants(db: Database, steps: list[Any]) -> None:
     ns = Namespace(f"prop/{uuid.uuid4().hex[:10]}")
+    snapshots: list[tuple[datetime, set[tuple[Any, ...]]]] = []
+    versions = 0
     try:
         for work in steps:
-            if isinstance(work, tuple):
-                with suppress(GraphmemError):  # unknown or identical: refused, nothing written
-                    await entity_merge.merge_entities(db, ns, into=work[0], merged=work[1])
-            else:
-                await facts.assert_facts(db, ns, work)
+            await _apply(db, ns, work)
+            rows = await _rows(db, BELIEVED, ns)
+            _check_believed(rows)
+            total = (await _rows(db, "MATCH (f:Fact {ns: $ns}) RETURN count(f) AS n", ns))[0]
+            assert total["n"] >= versions  # history only grows
+            versions = total["n"]
+            # What memory believed right after this step, read straight from the graph.
+            snapshots.append((datetime.now(UTC),
+                              {(r["id"], _dt(r["vf"]), _dt(r["vt"])) for r in rows}))
+            await asyncio.sleep(0.002)
         edges, statements = await edges_and_statements(db, ns)
         assert edges == statements
-        rows, _, _ = await db.driver.execute_query(
-            """MATCH (f:Fact {ns: $ns})-[:SUBJECT]->(s), (f)-[:OBJECT]->(o)
-               WHERE f.status IN ['active', 'disputed']
-               RETURN s.id AS s, f.predicate AS p, o.id AS o, f.identity AS identity""",
-            {"ns": ns})
-        said = [(r["s"], r["p"], r["o"]) for r in rows]
-        assert len(said) == len(set(said))  # re-assertions and merges never duplicate
-        assert all(r["identity"] == facts.identity(r["s"], r["p"], r["o"]) for r in rows)
+        for moment, reported in snapshots:
+            assert await _reported(db, ns, moment) == reported
     finally:
         await delete_namespace(db, ns)
+
+
+async def _apply(db: Database, ns: Namespace, work: Any) -> None:
+    believed = [r["id"] for r in await _rows(db, BELIEVED, ns)]
+    with suppress(GraphmemError):  # refused operations write nothing
+        if isinstance(work, list):
+            await facts.assert_facts(db, ns, work)
+        elif work[0] == "merge":
+            await entity_merge.merge_entities(db, ns, into=work[1], merged=work[2])
+        elif believed and work[0] == "correct":
+            await fact_changes.correct(db, ns, believed[work[1] % len(believed)], work[2],
+                                       None, "wrong", "test")
+        elif believed and work[0] == "retract":
+            await fact_changes.retract(db, ns, believed[work[1] % len(believed)], "no", "test")
+
+
+def _check_believed(rows: list[dict[str, Any]]) -> None:
+    spans = [(r, Interval(_dt(r["vf"]), _dt(r["vt"]))) for r in rows]
+    for i, (a, span_a) in enumerate(spans):
+        assert a["identity"] == facts.identity(a["s"], a["p"], a["o"])
+        for b, span_b in spans[i + 1:]:
+            if not span_a.overlaps(span_b) or (a["s"], a["p"]) != (b["s"], b["p"]):
+                continue
+            assert a["identity"] != b["identity"], "one statement, two overlapping versions"
+            if a["p"] in ("works_at", "lives_in"):  # one-value predicates by default
+                assert "disputed" in (a["status"], b["status"]), "two values at once"
+
+
+async def _reported(db: Database, ns: Namespace, as_of: datetime) -> set[tuple[Any, ...]]:
+    """Everything the API says was believed at ``as_of``, at any validity."""
+    where = facts.FactFilter(as_of=as_of, include_history=True)
+    page = await facts.page(db, ns, where, first=10_000, after=None)
+    return {(f.id, f.valid_from, f.valid_to) for _, f in page.items}
+
+
+async def _rows(db: Database, query: str, ns: str) -> list[dict[str, Any]]:
+    records, _, _ = await db.driver.execute_query(query, {"ns": ns})  # type: ignore[arg-type]
+    return [r.data() for r in records]
+
+
+def _dt(value: Any) -> datetime | None:
+    return None if value is None else value.to_native()

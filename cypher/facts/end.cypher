@@ -3,7 +3,7 @@
 UNWIND $ends AS e
 MATCH (f:Fact {ns: $ns, id: e.id})-[:SUBJECT]->(s)
 WHERE f.retracted_at IS NULL OR f.retracted_at = $now
-SET f.status = $status, f.retracted_at = $now, f.reason = e.reason
+SET f.status = $status, f.retracted_at = $now, f.reason = e.reason, f.ended_by = $actor
 WITH f, s
 CALL (f, s) {
   MATCH (s)-[edge {fact_id: f.id}]->()

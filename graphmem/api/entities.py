@@ -77,6 +77,9 @@ class MergeResult:
     duplicates_folded: int = strawberry.field(
         description="Facts that became identical and were folded into the oldest (kept as "
                     "superseded history, their evidence added to the survivor).")
+    conflicts_opened: int = strawberry.field(
+        description="Open conflicts created because both names held different values of a "
+                    "one-value predicate at overlapping times (see `conflicts`).")
 
 
 async def merge_entities(
@@ -94,4 +97,5 @@ async def merge_entities(
     return MergeResult(entity=Entity.of(report.entity), merge_id=strawberry.ID(report.merge_id),
                        facts_moved=report.facts_moved, edges_moved=report.edges_moved,
                        aliases_moved=report.aliases_moved,
-                       duplicates_folded=report.duplicates_folded)
+                       duplicates_folded=report.duplicates_folded,
+                       conflicts_opened=report.conflicts_opened)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 
 from graphmem import facts as domain
-from graphmem import provenance
+from graphmem import facts_model, provenance
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.pagination import Connection, to_connection
@@ -19,13 +19,13 @@ if TYPE_CHECKING:
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
 
-FactSource = strawberry.enum(domain.Source, description=(
+FactSource = strawberry.enum(facts_model.Source, description=(
     "Who said it, highest priority first: user_correction > user_statement > "
     "agent_assertion > extraction > inference; import is for migrated data."))
-FactStatus = strawberry.enum(domain.FactStatus, description=(
+FactStatus = strawberry.enum(facts_model.FactStatus, description=(
     "active: believed now; disputed: contradicted, awaiting resolution; superseded: replaced "
     "by a newer fact; retracted: withdrawn."))
-AssertOutcome = strawberry.enum(domain.Outcome, description=(
+AssertOutcome = strawberry.enum(facts_model.Outcome, description=(
     "created: a new fact; evidence_added: the same current fact existed, so the new evidence "
     "was attached to it instead of writing a duplicate."))
 
@@ -93,7 +93,7 @@ class FactInput:
     object: str | None = strawberry.field(default=None, description="The object entity's name.")
     value: LiteralInput | None = strawberry.field(default=None, description="A literal object.")
     confidence: float = strawberry.field(default=1.0, description="0..1.")
-    source: FactSource = strawberry.field(default=domain.Source.AGENT_ASSERTION,
+    source: FactSource = strawberry.field(default=facts_model.Source.AGENT_ASSERTION,
                                           description="Who said it.")
     valid_from: datetime | None = strawberry.field(default=None, description="True from.")
     valid_to: datetime | None = strawberry.field(default=None, description="True until.")
@@ -108,7 +108,7 @@ class FactInput:
             subject=self.subject, predicate=self.predicate, object=self.object,
             value=None if value is None else domain.Literal(value.string, value.number,
                                                             value.boolean, value.date),
-            confidence=self.confidence, source=domain.Source(self.source),
+            confidence=self.confidence, source=facts_model.Source(self.source),
             valid_from=self.valid_from, valid_to=self.valid_to, evidence=list(self.evidence),
             subject_type=self.subject_type, object_type=self.object_type)
 
@@ -175,7 +175,7 @@ async def list_facts(
     w = where or FactWhere()
     page = await domain.page(ctx.db, ns, domain.FactFilter(
         subject=w.subject, predicate=w.predicate, object=w.object,
-        source=domain.Source(w.source) if w.source else None, min_confidence=w.min_confidence,
+        source=facts_model.Source(w.source) if w.source else None, min_confidence=w.min_confidence,
         valid_at=valid_at, as_of=as_of, include_history=include_history,
     ), first=page_size(first, ctx.settings.max_page), after=after)
     return to_connection(page, Fact.of)

@@ -1,0 +1,98 @@
+"""Disputes the policy could not settle, and settling them by decision.
+
+A ``(:Conflict)`` links its candidate facts by ``CANDIDATE``; they stay believed, flagged
+``disputed``, until ``resolveConflict`` keeps one (the others end as superseded with strategy
+``manual``, keeping any validity outside the kept fact's) or until all but one are superseded
+or retracted by later writes (the conflict then settles by itself).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from graphmem import entities, resolution, resolution_store
+from graphmem.db import Database, Row, Tx
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.facts_model import Fact
+from graphmem.namespaces import Namespace
+from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.timeutil import maybe_datetime, parse_stored_datetime, to_native
+
+
+class ConflictStatus(StrEnum):
+    OPEN = "open"
+    RESOLVED = "resolved"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    id: str
+    namespace: str
+    status: ConflictStatus
+    subject: str
+    predicate: str
+    created_at: datetime
+    resolved_at: datetime | None
+    resolved_by: str | None
+    reason: str | None
+    kept: str | None
+    candidates: list[Fact]
+
+    @classmethod
+    def from_row(cls, row: Row, candidates: list[Row]) -> Conflict:
+        return cls(id=row["id"], namespace=row["ns"], status=ConflictStatus(row["status"]),
+                   subject=row.get("subject", ""), predicate=row.get("predicate", ""),
+                   created_at=parse_stored_datetime(row["created_at"]),
+                   resolved_at=maybe_datetime(row.get("resolved_at")),
+                   resolved_by=row.get("resolved_by"), reason=row.get("reason"),
+                   kept=row.get("kept"), candidates=[Fact.from_row(c) for c in candidates])
+
+    @property
+    def cursor(self) -> str:
+        return encode_cursor([self.created_at.isoformat(), self.id])
+
+
+async def page(db: Database, ns: Namespace, status: ConflictStatus | None, first: int,
+               after: str | None) -> Page[Conflict]:
+    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
+    after_t, after_id = key or (None, None)
+    rows = await db.read("conflicts/page", ns=ns, status=status.value if status else None,
+                         limit=first + 1, after_t=to_native(after_t), after_id=after_id)
+    found = [Conflict.from_row(row["conflict"], row["candidates"]) for row in rows]
+    return Page([(c.cursor, c) for c in found[:first]], has_next=len(found) > first)
+
+
+async def resolve(db: Database, ns: Namespace, conflict_id: str, keep: str, reason: str,
+                  actor: str | None) -> Conflict:
+    if not reason.strip() or len(reason) > 1_000:
+        raise InvalidInput("reason must be 1-1000 characters", field="reason")
+    return await db.transaction(lambda tx: _resolve(tx, ns, conflict_id, keep, reason, actor))
+
+
+async def _resolve(tx: Tx, ns: Namespace, conflict_id: str, keep: str, reason: str,
+                   actor: str | None) -> Conflict:
+    conflict, candidates = await _load(tx, ns, conflict_id)
+    await entities.lock(tx, ns, sorted({c["subject_id"] for c in candidates}))
+    conflict, candidates = await _load(tx, ns, conflict_id)  # re-read under the lock
+    if conflict.status is not ConflictStatus.OPEN:
+        raise InvalidInput(f"conflict {conflict_id!r} is already resolved", field="conflictId")
+    believed = {c["id"]: resolution.Version.from_row(c) for c in candidates
+                if c.get("retracted_at") is None}
+    if keep not in believed:
+        raise InvalidInput("keep must be one of the conflict's believed candidates",
+                           field="keep", candidates=sorted(believed))
+    now = datetime.now(UTC)
+    decided = resolution.settle(believed.pop(keep), list(believed.values()), reason)
+    await resolution_store.write_plan(tx, ns, decided, [], actor, now)
+    await tx.run("conflicts/resolve", ns=ns, id=conflict_id, keep=keep, reason=reason,
+                 actor=actor, now=to_native(now))
+    return (await _load(tx, ns, conflict_id))[0]
+
+
+async def _load(tx: Tx, ns: Namespace, conflict_id: str) -> tuple[Conflict, list[Row]]:
+    rows = await tx.run("conflicts/by_id", ns=ns, id=conflict_id)
+    if not rows:
+        raise NotFound(f"no conflict {conflict_id!r} in this namespace", field="conflictId")
+    return Conflict.from_row(rows[0]["conflict"], rows[0]["candidates"]), rows[0]["candidates"]
