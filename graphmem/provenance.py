@@ -8,12 +8,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from graphmem.db import Database, group_rows
+from graphmem.db import Database, Row, group_rows
 from graphmem.episodes import Episode
 from graphmem.errors import NotFound
 from graphmem.facts import Fact
 from graphmem.namespaces import Namespace
 from graphmem.summaries import Summary
+from graphmem.timeutil import parse_stored_datetime
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,41 @@ async def of_fact(db: Database, ns: Namespace, fact_id: str) -> Provenance:
         supersedes=[Fact.from_row(f) for f in row["supersedes"]],
         superseded_by=[Fact.from_row(f) for f in row["superseded_by"]],
     )
+
+
+@dataclass(frozen=True)
+class Link:
+    """One SUPERSEDES relationship seen from one end: the other fact, how and why."""
+
+    fact: Fact
+    strategy: str
+    reason: str | None
+    at: datetime
+    actor: str | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Link:
+        return cls(Fact.from_row(row["fact"]), row["strategy"], row.get("reason"),
+                   parse_stored_datetime(row["at"]), row.get("actor"))
+
+
+@dataclass(frozen=True)
+class Links:
+    supersedes: list[Link]  # facts this one replaced, newest first
+    superseded_by: list[Link]  # facts that replaced this one, newest first
+    revises: Fact | None  # the version this one narrows (what it kept of its validity)
+    open_conflicts: list[str]
+
+
+async def links_of(db: Database, ns: Namespace, fact_ids: list[str]) -> list[Links]:
+    rows = {row["fact_id"]: row for row in await db.read("facts/links", ns=ns,
+                                                         fact_ids=fact_ids)}
+    empty: Row = {"supersedes": [], "superseded_by": [], "revises": None, "conflicts": []}
+    return [Links(
+        supersedes=[Link.from_row(r) for r in row["supersedes"]],
+        superseded_by=[Link.from_row(r) for r in row["superseded_by"]],
+        revises=Fact.from_row(row["revises"]) if row["revises"] else None,
+        open_conflicts=list(row["conflicts"])) for row in (rows.get(i, empty) for i in fact_ids)]
 
 
 async def evidence_of(db: Database, ns: Namespace, fact_ids: list[str]) -> list[list[Evidence]]:

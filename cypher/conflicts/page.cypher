@@ -7,4 +7,4 @@ WITH c ORDER BY c.created_at DESC, c.id DESC LIMIT $limit
 MATCH (c)-[:CANDIDATE]->(f:Fact)
 WITH c, f ORDER BY f.recorded_at, f.id
 RETURN c {.*} AS conflict, collect(f {.*}) AS candidates
-ORDER BY c.created_at DESC, c.id DESC
+ORDER BY conflict.created_at DESC, conflict.id DESC

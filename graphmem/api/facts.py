@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
+from graphmem import fact_changes, facts_model, provenance
 from graphmem import facts as domain
-from graphmem import facts_model, provenance
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.pagination import Connection, to_connection
@@ -26,8 +26,11 @@ FactStatus = strawberry.enum(facts_model.FactStatus, description=(
     "active: believed now; disputed: contradicted, awaiting resolution; superseded: replaced "
     "by a newer fact; retracted: withdrawn."))
 AssertOutcome = strawberry.enum(facts_model.Outcome, description=(
-    "created: a new fact; evidence_added: the same current fact existed, so the new evidence "
-    "was attached to it instead of writing a duplicate."))
+    "created: a new believed fact (it may have superseded others: see `fact.supersedes`); "
+    "evidence_added: the same believed fact existed, so the new evidence was attached to it "
+    "instead of writing a duplicate; disputed: stored, but its predicate's policy could not "
+    "decide against a believed value, so both are disputed in an open conflict; superseded: "
+    "stored as history only, because a stronger believed fact covers its whole validity."))
 
 EpisodeRef = Annotated["Episode", strawberry.lazy("graphmem.api.episodes")]
 SummaryRef = Annotated["Summary", strawberry.lazy("graphmem.api.summaries")]
@@ -52,10 +55,17 @@ class Fact:
                                                                "when null).")
     valid_to: datetime | None = strawberry.field(description="True in the world until (open "
                                                              "when null).")
+    stated_valid_from: datetime | None = strawberry.field(
+        description="The start as asserted (or defaulted to when it was said), before "
+                    "conflict resolution narrowed it.")
+    stated_valid_to: datetime | None = strawberry.field(description="The end as asserted.")
     recorded_at: datetime = strawberry.field(description="When memory started believing it.")
-    retracted_at: datetime | None = strawberry.field(description="When memory stopped.")
+    retracted_at: datetime | None = strawberry.field(
+        description="When memory stopped believing it (superseded or retracted).")
     asserted_by: str | None = strawberry.field(description="The API key name that asserted it.")
-    reason: str | None = strawberry.field(description="Why its status last changed.")
+    ended_by: str | None = strawberry.field(
+        description="The API key name whose write ended belief in it.")
+    reason: str | None = strawberry.field(description="Why belief in it ended.")
 
     @classmethod
     def of(cls, f: domain.Fact) -> Fact:
@@ -64,7 +74,51 @@ class Fact:
                    object=f.object, object_kind=f.object_kind, text=f.text,
                    confidence=f.confidence, source=f.source, status=f.status,
                    valid_from=f.valid_from, valid_to=f.valid_to, recorded_at=f.recorded_at,
-                   retracted_at=f.retracted_at, asserted_by=f.asserted_by, reason=f.reason)
+                   stated_valid_from=f.stated_valid_from, stated_valid_to=f.stated_valid_to,
+                   retracted_at=f.retracted_at, asserted_by=f.asserted_by,
+                   ended_by=f.ended_by, reason=f.reason)
+
+    async def _links(self, info: Info) -> provenance.Links:
+        ctx, ns = info.context, Namespace(self.namespace)
+        loader = ctx.loader("links", ns, lambda ids: provenance.links_of(ctx.db, ns, ids))
+        links: provenance.Links = await loader.load(str(self.id))
+        return links
+
+    @strawberry.field(description="Facts this one replaced, with how and why (newest first).")
+    async def supersedes(self, info: Info) -> list[Supersession]:
+        return [Supersession.of(link) for link in (await self._links(info)).supersedes]
+
+    @strawberry.field(description="Facts that replaced this one, with how and why.")
+    async def superseded_by(self, info: Info) -> list[Supersession]:
+        return [Supersession.of(link) for link in (await self._links(info)).superseded_by]
+
+    @strawberry.field(description="The earlier version this one narrows: what that fact "
+                                  "kept of its validity after losing the rest.")
+    async def revises(self, info: Info) -> Fact | None:
+        original = (await self._links(info)).revises
+        return Fact.of(original) if original else None
+
+    @strawberry.field(description="Ids of the open conflicts holding this fact.")
+    async def open_conflicts(self, info: Info) -> list[strawberry.ID]:
+        return [strawberry.ID(c) for c in (await self._links(info)).open_conflicts]
+
+    @strawberry.field(description="How its status was last decided: the supersession it lost "
+                                  "or won, its retraction, or its dispute; null when nothing "
+                                  "has contested it.")
+    async def resolution(self, info: Info) -> Resolution | None:
+        links = await self._links(info)
+        if self.status == facts_model.FactStatus.RETRACTED:
+            return Resolution(outcome="retracted", strategy="retraction", reason=self.reason,
+                              at=self.retracted_at, actor=self.ended_by)
+        if self.status == facts_model.FactStatus.DISPUTED:
+            return Resolution(outcome="disputed", strategy="dispute",
+                              reason="its policy could not decide; see openConflicts",
+                              at=None, actor=None)
+        lost, won = links.superseded_by[:1], links.supersedes[:1]
+        for outcome, link in [("lost", lk) for lk in lost] + [("won", lk) for lk in won]:
+            return Resolution(outcome=outcome, strategy=link.strategy, reason=link.reason,
+                              at=link.at, actor=link.actor)
+        return None
 
     @strawberry.field(description="The episodes this fact was taken from, oldest first.")
     async def evidence(self, info: Info) -> list[EpisodeRef]:
@@ -76,12 +130,42 @@ class Fact:
         return [Episode.of(item.episode) for item in await loader.load(str(self.id))]
 
 
+@strawberry.type(description="One SUPERSEDES relationship: the other fact, how and why.")
+class Supersession:
+    fact: Fact = strawberry.field(description="The fact on the other end.")
+    strategy: str = strawberry.field(
+        description="recency, confidence, source_priority, manual, correction, refinement "
+                    "(restated with new validity) or merge (duplicate after mergeEntities).")
+    reason: str | None = strawberry.field(description="Why, in words.")
+    at: datetime = strawberry.field(description="When it was decided.")
+    actor: str | None = strawberry.field(description="The API key name whose write decided.")
+
+    @classmethod
+    def of(cls, link: provenance.Link) -> Supersession:
+        return cls(fact=Fact.of(link.fact), strategy=link.strategy, reason=link.reason,
+                   at=link.at, actor=link.actor)
+
+
+@strawberry.type(description="How a fact's status was last decided.")
+class Resolution:
+    outcome: str = strawberry.field(description="lost, won, retracted or disputed.")
+    strategy: str = strawberry.field(description="The strategy that decided (see "
+                                                 "`Supersession.strategy`), or retraction, "
+                                                 "dispute.")
+    reason: str | None = strawberry.field(description="Why, in words.")
+    at: datetime | None = strawberry.field(description="When.")
+    actor: str | None = strawberry.field(description="Who (API key name).")
+
+
 @strawberry.input(description="A typed literal object: set exactly one field.")
 class LiteralInput:
     string: str | None = strawberry.field(default=None, description="A free string.")
     number: float | None = strawberry.field(default=None, description="A number.")
     boolean: bool | None = strawberry.field(default=None, description="A boolean.")
     date: date | None = strawberry.field(default=None, description="A calendar date.")
+
+    def to_domain(self) -> domain.Literal:
+        return domain.Literal(self.string, self.number, self.boolean, self.date)
 
 
 @strawberry.input(description="A fact to assert. Give `object` (an entity name) or `value` (a "
@@ -103,11 +187,9 @@ class FactInput:
     object_type: str | None = strawberry.field(default=None, description="e.g. organisation.")
 
     def to_domain(self) -> domain.NewFact:
-        value = self.value
         return domain.NewFact(
             subject=self.subject, predicate=self.predicate, object=self.object,
-            value=None if value is None else domain.Literal(value.string, value.number,
-                                                            value.boolean, value.date),
+            value=None if self.value is None else self.value.to_domain(),
             confidence=self.confidence, source=facts_model.Source(self.source),
             valid_from=self.valid_from, valid_to=self.valid_to, evidence=list(self.evidence),
             subject_type=self.subject_type, object_type=self.object_type)
@@ -116,7 +198,7 @@ class FactInput:
 @strawberry.type(description="One asserted fact and what graphmem did with it.")
 class AssertedFact:
     fact: Fact = strawberry.field(description="The stored fact.")
-    outcome: AssertOutcome = strawberry.field(description="Created, or evidence added.")
+    outcome: AssertOutcome = strawberry.field(description="What conflict resolution did.")
 
 
 @strawberry.input(description="Filters for `facts`; all optional, combined with AND.")
@@ -194,3 +276,30 @@ async def fact_provenance(
                       cited_by=[Summary.of(s) for s in audit.cited_by],
                       supersedes=[Fact.of(f) for f in audit.supersedes],
                       superseded_by=[Fact.of(f) for f in audit.superseded_by])
+
+
+ReasonArg = Annotated[str, strawberry.argument(description="Why, for the audit trail.")]
+FactIdArg = Annotated[strawberry.ID, strawberry.argument(description="The fact's id.")]
+
+
+async def retract_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg,
+                       reason: ReasonArg) -> Fact:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Fact.of(await fact_changes.retract(ctx.db, ns, str(fact_id), reason,
+                                              ctx.principal.name))
+
+
+async def correct_fact(
+    info: Info, namespace: NamespaceArg, fact_id: FactIdArg, reason: ReasonArg,
+    object: Annotated[str | None, strawberry.argument(
+        description="The right object entity's name.")] = None,
+    value: Annotated[LiteralInput | None, strawberry.argument(
+        description="Or the right literal value.")] = None,
+) -> AssertedFact:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    literal = None if value is None else value.to_domain()
+    done = await fact_changes.correct(ctx.db, ns, str(fact_id), object, literal, reason,
+                                      ctx.principal.name)
+    return AssertedFact(fact=Fact.of(done.fact), outcome=done.outcome)

@@ -17,6 +17,7 @@ from strawberry.extensions import (
 from strawberry.extensions.base_extension import SchemaExtension
 from strawberry.types import ExecutionContext
 
+from graphmem.api import conflicts as conflict_api
 from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
 from graphmem.api import facts as fact_api
@@ -49,6 +50,13 @@ class Query:
     timeline: episode_api.Connection[traversal_api.TimelineEntry] = strawberry.field(
         resolver=traversal_api.timeline,
         description="Every fact about an entity, history included, in world-time order.")
+    conflicts: episode_api.Connection[conflict_api.Conflict] = strawberry.field(
+        resolver=conflict_api.list_conflicts,
+        description="Disputes between facts, newest first, with their candidates.")
+    predicate_policies: list[conflict_api.PredicatePolicy] = strawberry.field(
+        resolver=conflict_api.predicate_policies,
+        description="How each known predicate resolves competing values: defaults merged "
+                    "with this namespace's overrides. Unlisted predicates are `many`.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
 
@@ -62,6 +70,22 @@ class Mutation:
     assert_facts: list[fact_api.AssertedFact] = strawberry.field(
         resolver=fact_api.assert_facts,
         description="Assert a batch of facts with evidence; a repeat adds evidence, no duplicate.")
+    retract_fact: fact_api.Fact = strawberry.field(
+        resolver=fact_api.retract_fact,
+        description="Withdraw a believed fact, with a reason; it stays as history and an "
+                    "observation episode records the change.")
+    correct_fact: fact_api.AssertedFact = strawberry.field(
+        resolver=fact_api.correct_fact,
+        description="Replace a believed fact's object (source user_correction, same "
+                    "validity); the old fact is superseded, an observation episode is its "
+                    "evidence.")
+    resolve_conflict: conflict_api.Conflict = strawberry.field(
+        resolver=conflict_api.resolve_conflict,
+        description="Settle a dispute by keeping one candidate; the others are superseded.")
+    set_predicate_policy: conflict_api.PredicatePolicy = strawberry.field(
+        resolver=conflict_api.set_predicate_policy,
+        description="Override how a predicate resolves competing values in this namespace "
+                    "(applies to later writes).")
     add_alias: entity_api.Entity = strawberry.field(
         resolver=entity_api.add_alias, description="Make another name resolve to an entity.")
     merge_entities: entity_api.MergeResult = strawberry.field(

@@ -27,6 +27,8 @@ WALK = {
     "traverse": 'traverse(namespace: $ns, from: "Alice", depth: 2) { nodes { name } '
                 'edges { fact { object evidence { content } } } }',
     "timeline": 'timeline(namespace: $ns, entity: "Alice") { nodes { fact { object } } }',
+    "conflicts": 'conflicts(namespace: $ns) { nodes { id candidates { object } } }',
+    "predicate_policies": 'predicatePolicies(namespace: $ns) { predicate isDefault }',
     "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',
 }
 
@@ -44,8 +46,11 @@ async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database
     try:
         for ns, city in ((a, "Lisbon"), (b, "Porto")):
             rec = await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, f"I live in {city}")])
-            asserted = await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "lives_in", city,
-                                                               evidence=["m1"])])
+            await gql.ok("""mutation($ns: String!) { setPredicatePolicy(namespace: $ns,
+                predicate: "mood", cardinality: ONE, strategy: MANUAL) { predicate } }""", ns=ns)
+            asserted = await gql.ok(ASSERT, ns=ns, facts=[
+                fact("Alice", "lives_in", city, evidence=["m1"]),
+                fact("Alice", "mood", f"calm in {city}"), fact("Alice", "mood", city)])
             episode_id = rec["recordEpisodes"]["episodes"][0]["id"]
             fact_id = asserted["assertFacts"][0]["fact"]["id"]
             await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
@@ -72,8 +77,13 @@ async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database
             own = await only_a(query, ns=a, **own_vars)
             assert not own.get("errors"), (name, own)
             assert "Porto" not in str(own), name
-        walked = await only_a(f'{{ facts(namespace: "{a}", first: 5) {{ nodes {{ object }} }} }}')
+        walked = await only_a(f'{{ facts(namespace: "{a}", where: {{predicate: "lives_in"}}) '
+                              '{ nodes { object } } }')
         assert walked["data"]["facts"]["nodes"] == [{"object": "Lisbon"}]
+        disputes = await only_a(f'{{ conflicts(namespace: "{a}") {{ nodes {{ candidates '
+                                '{ object } } } }')
+        [conflict] = disputes["data"]["conflicts"]["nodes"]
+        assert sorted(c["object"] for c in conflict["candidates"]) == ["Lisbon", "calm in Lisbon"]
         write = await only_a(RECORD, ns=b, eps=[ep("x", 1)])
         assert write["errors"][0]["extensions"]["code"] == "FORBIDDEN"
     finally:

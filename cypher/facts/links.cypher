@@ -1,0 +1,25 @@
+// How each fact relates to the others (DataLoader): what it superseded and what superseded
+// it (with strategy, reason, when, by whom), the version it narrows, its open conflicts.
+UNWIND $fact_ids AS fact_id
+MATCH (f:Fact {ns: $ns, id: fact_id})
+CALL (f) {
+  OPTIONAL MATCH (f)-[l:SUPERSEDES]->(older:Fact)
+  WITH l, older ORDER BY l.at DESC
+  RETURN collect(CASE WHEN older IS NOT NULL THEN {fact: older {.*}, strategy: l.strategy,
+         reason: l.reason, at: l.at, actor: l.actor} END) AS supersedes
+}
+CALL (f) {
+  OPTIONAL MATCH (newer:Fact)-[l:SUPERSEDES]->(f)
+  WITH l, newer ORDER BY l.at DESC
+  RETURN collect(CASE WHEN newer IS NOT NULL THEN {fact: newer {.*}, strategy: l.strategy,
+         reason: l.reason, at: l.at, actor: l.actor} END) AS superseded_by
+}
+CALL (f) {
+  OPTIONAL MATCH (f)-[:REVISES]->(original:Fact)
+  RETURN original {.*} AS revises LIMIT 1
+}
+CALL (f) {
+  OPTIONAL MATCH (c:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(f)
+  RETURN collect(c.id) AS conflicts
+}
+RETURN fact_id, supersedes, superseded_by, revises, conflicts

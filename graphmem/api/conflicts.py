@@ -1,0 +1,113 @@
+"""GraphQL types and resolvers for conflicts and predicate policies."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from graphmem import conflicts as domain
+from graphmem import policies
+from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.context import Info
+from graphmem.api.facts import Fact, ReasonArg
+from graphmem.api.pagination import Connection, to_connection
+from graphmem.pagination import page_size
+
+ConflictStatus = strawberry.enum(domain.ConflictStatus, description=(
+    "open: awaiting a decision (its candidates are disputed); resolved: settled by "
+    "resolveConflict or because all but one candidate ended."))
+Cardinality = strawberry.enum(policies.Cardinality, description=(
+    "one: one value at a time (a new value overlapping a believed one is resolved by the "
+    "strategy); many: values accumulate."))
+Strategy = strawberry.enum(policies.Strategy, description=(
+    "recency: the value that became true later in world time wins (at the same start, the "
+    "newer statement); confidence: the more confident wins, a tie is a dispute; "
+    "source_priority: user_correction > user_statement > agent_assertion > extraction > "
+    "inference, a tie is a dispute; manual: every overlap is a dispute."))
+
+
+@strawberry.type(description="Facts that contradict each other and that the predicate's "
+                             "policy could not settle.")
+class Conflict:
+    id: strawberry.ID = strawberry.field(description="graphmem's id (`conflict_…`).")
+    status: ConflictStatus = strawberry.field(description="Open or resolved.")
+    subject: str = strawberry.field(description="The subject the candidates share.")
+    predicate: str = strawberry.field(description="The predicate they share.")
+    created_at: datetime = strawberry.field(description="When it was opened.")
+    resolved_at: datetime | None = strawberry.field(description="When it was settled.")
+    resolved_by: str | None = strawberry.field(description="Who settled it (API key name).")
+    reason: str | None = strawberry.field(description="Why it was settled that way.")
+    kept: strawberry.ID | None = strawberry.field(description="The fact kept, if decided.")
+    candidates: list[Fact] = strawberry.field(description="The competing facts.")
+
+    @classmethod
+    def of(cls, c: domain.Conflict) -> Conflict:
+        return cls(id=strawberry.ID(c.id), status=c.status, subject=c.subject,
+                   predicate=c.predicate, created_at=c.created_at, resolved_at=c.resolved_at,
+                   resolved_by=c.resolved_by, reason=c.reason,
+                   kept=strawberry.ID(c.kept) if c.kept else None,
+                   candidates=[Fact.of(f) for f in c.candidates])
+
+
+@strawberry.type(description="How a predicate behaves when values compete.")
+class PredicatePolicy:
+    predicate: str = strawberry.field(description="The normalised predicate.")
+    cardinality: Cardinality = strawberry.field(description="One value at a time, or many.")
+    strategy: Strategy = strawberry.field(description="Who wins an overlap (for `one`).")
+    is_default: bool = strawberry.field(description="True when graphmem's default applies.")
+    updated_at: datetime | None = strawberry.field(description="When it was overridden.")
+    updated_by: str | None = strawberry.field(description="Who overrode it.")
+
+    @classmethod
+    def of(cls, p: policies.Policy) -> PredicatePolicy:
+        return cls(predicate=p.predicate, cardinality=p.cardinality, strategy=p.strategy,
+                   is_default=p.is_default, updated_at=p.updated_at, updated_by=p.updated_by)
+
+
+async def list_conflicts(
+    info: Info, namespace: NamespaceArg,
+    status: Annotated[ConflictStatus | None, strawberry.argument(  # type: ignore[valid-type]
+        description="Only this status (default: all).")] = None,
+    first: FirstArg = 50, after: AfterArg = None,
+) -> Connection[Conflict]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    found = await domain.page(ctx.db, ns, domain.ConflictStatus(status) if status else None,
+                              page_size(first, ctx.settings.max_page), after)
+    return to_connection(found, Conflict.of)
+
+
+async def resolve_conflict(
+    info: Info, namespace: NamespaceArg,
+    conflict_id: Annotated[strawberry.ID, strawberry.argument(description="The conflict.")],
+    keep: Annotated[strawberry.ID, strawberry.argument(description="The candidate to keep.")],
+    reason: ReasonArg,
+) -> Conflict:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Conflict.of(await domain.resolve(ctx.db, ns, str(conflict_id), str(keep), reason,
+                                            ctx.principal.name))
+
+
+async def predicate_policies(info: Info, namespace: NamespaceArg) -> list[PredicatePolicy]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return [PredicatePolicy.of(p) for p in await policies.list_policies(ctx.db, ns)]
+
+
+async def set_predicate_policy(
+    info: Info, namespace: NamespaceArg,
+    predicate: Annotated[str, strawberry.argument(description="e.g. works_at.")],
+    cardinality: Annotated[Cardinality, strawberry.argument(  # type: ignore[valid-type]
+        description="one or many values at a time.")],
+    strategy: Annotated[Strategy, strawberry.argument(  # type: ignore[valid-type]
+        description="Who wins an overlap (for one-value predicates).")
+    ] = policies.Strategy.RECENCY,
+) -> PredicatePolicy:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return PredicatePolicy.of(await policies.set_policy(
+        ctx.db, ns, predicate, policies.Cardinality(cardinality), policies.Strategy(strategy),
+        ctx.principal.name))
