@@ -8,7 +8,7 @@ from typing import Any
 
 from graphmem.db import Database
 from tests.api.test_facts import ASSERT, PROVENANCE, edges_and_statements, fact
-from tests.conftest import GraphQLClient
+from tests.conftest import GraphQLClient, graph_size
 
 RECORD = """
 mutation($ns: String!, $eps: [EpisodeInput!]!) {
@@ -71,3 +71,162 @@ async def test_job_change_scenario(gql: GraphQLClient, db: Database, ns: str) ->
     assert audit["supersededBy"] == [{"id": globex_id}]
     edges, statements = await edges_and_statements(db, ns)
     assert edges == statements and len(edges) == 3
+
+
+POLICY = """
+mutation($ns: String!, $p: String!, $c: Cardinality!, $s: Strategy!) {
+  setPredicatePolicy(namespace: $ns, predicate: $p, cardinality: $c, strategy: $s) {
+    predicate cardinality strategy isDefault
+  }
+}"""
+ASSERT_FULL = """
+mutation($ns: String!, $facts: [FactInput!]!) {
+  assertFacts(namespace: $ns, facts: $facts) {
+    outcome
+    fact { id object status openConflicts
+           resolution { outcome strategy reason actor }
+           supersedes { fact { object } strategy reason }
+           supersededBy { fact { object } strategy } }
+  }
+}"""
+CONFLICTS = """
+query($ns: String!, $status: ConflictStatus) {
+  conflicts(namespace: $ns, status: $status) {
+    nodes { id status subject predicate kept reason candidates { id object status } }
+  }
+}"""
+
+
+async def assert_one(gql: GraphQLClient, ns: str, **f: Any) -> dict[str, Any]:
+    data = await gql.ok(ASSERT_FULL, ns=ns, facts=[fact("Dana", "role", f.pop("obj"), **f)])
+    result: dict[str, Any] = data["assertFacts"][0]
+    return result
+
+
+async def test_each_strategy_decides_or_disputes(gql: GraphQLClient, ns: str) -> None:
+    async def policy(strategy: str) -> None:
+        await gql.ok(POLICY, ns=ns, p="role", c="ONE", s=strategy)
+
+    await policy("CONFIDENCE")
+    await assert_one(gql, ns, obj="engineer", confidence=0.6)
+    stronger = await assert_one(gql, ns, obj="manager", confidence=0.9)
+    assert stronger["outcome"] == "CREATED"
+    assert stronger["fact"]["supersedes"][0]["reason"] == "higher confidence (0.9 > 0.6)"
+    weaker = await assert_one(gql, ns, obj="intern", confidence=0.3)
+    assert weaker["outcome"] == "SUPERSEDED" and weaker["fact"]["status"] == "SUPERSEDED"
+    assert weaker["fact"]["resolution"]["outcome"] == "lost"
+    tie = await assert_one(gql, ns, obj="director", confidence=0.9)
+    assert tie["outcome"] == "DISPUTED" and len(tie["fact"]["openConflicts"]) == 1
+
+    await policy("SOURCE_PRIORITY")
+    user = await assert_one(gql, ns, obj="founder", source="USER_STATEMENT")
+    assert user["outcome"] == "CREATED"  # beats both agent assertions in the dispute
+    assert {s["fact"]["object"] for s in user["fact"]["supersedes"]} == {"manager", "director"}
+    # The dispute now only covers the past window before "founder" (what both kept).
+    [still] = (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
+    believed = [c for c in still["candidates"] if c["status"] == "DISPUTED"]
+    assert sorted(c["object"] for c in believed) == ["director", "manager"]
+    guess = await assert_one(gql, ns, obj="ceo", source="EXTRACTION")
+    assert guess["outcome"] == "SUPERSEDED"
+
+    await policy("MANUAL")
+    manual = await assert_one(gql, ns, obj="advisor", source="USER_CORRECTION")
+    assert manual["outcome"] == "DISPUTED"
+    policies = await gql.ok("query($ns: String!) { predicatePolicies(namespace: $ns) "
+                            "{ predicate cardinality strategy isDefault } }", ns=ns)
+    listed = {p["predicate"]: p for p in policies["predicatePolicies"]}
+    assert listed["role"] == {"predicate": "role", "cardinality": "ONE", "strategy": "MANUAL",
+                              "isDefault": False}
+    assert listed["likes"]["cardinality"] == "MANY" and listed["lives_in"]["isDefault"]
+
+
+async def test_resolve_conflict_keeps_one(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(POLICY, ns=ns, p="role", c="ONE", s="MANUAL")
+    first = await assert_one(gql, ns, obj="engineer")
+    second = await assert_one(gql, ns, obj="manager")
+    [conflict] = (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
+    assert {c["status"] for c in conflict["candidates"]} == {"DISPUTED"}
+    resolve = """mutation($ns: String!, $id: ID!, $keep: ID!) {
+      resolveConflict(namespace: $ns, conflictId: $id, keep: $keep, reason: "asked Dana") {
+        status kept resolvedBy reason candidates { object status } } }"""
+    wrong = await gql(resolve, ns=ns, id=conflict["id"], keep="fact_nope")
+    assert wrong["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    done = (await gql.ok(resolve, ns=ns, id=conflict["id"],
+                         keep=second["fact"]["id"]))["resolveConflict"]
+    assert done["status"] == "RESOLVED" and done["kept"] == second["fact"]["id"]
+    assert done["reason"] == "asked Dana" and done["resolvedBy"]
+    # engineer loses from when manager began; its earlier validity lives on as a revision.
+    assert sorted((c["object"], c["status"]) for c in done["candidates"]) == [
+        ("engineer", "ACTIVE"), ("engineer", "SUPERSEDED"), ("manager", "ACTIVE")]
+    again = await gql(resolve, ns=ns, id=conflict["id"], keep=first["fact"]["id"])
+    assert again["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+
+
+async def test_correct_and_retract_leave_a_trace(gql: GraphQLClient, db: Database,
+                                                 ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[said("m1", "2026-03-10T10:00:00Z", "I live in Lisbon")])
+    lives = (await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_in", "Lisbon",
+                                                     evidence=["m1"])]))["assertFacts"][0]
+    summary = await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
+        writeSummary(namespace: $ns, summary: $s) { id } }""", ns=ns, s={
+        "text": "Lives in Lisbon", "sessionId": "chat", "cites": [lives["fact"]["id"]],
+        "covers": [await _episode_id(gql, ns, "m1")]})
+    correct = """mutation($ns: String!, $id: ID!) {
+      correctFact(namespace: $ns, factId: $id, object: "Porto", reason: "misheard") {
+        outcome fact { id object source status validFrom evidence { kind content }
+                       supersedes { fact { object status reason } strategy reason } } } }"""
+    corrected = (await gql.ok(correct, ns=ns, id=lives["fact"]["id"]))["correctFact"]
+    new = corrected["fact"]
+    assert (new["object"], new["source"], new["status"]) == ("Porto", "USER_CORRECTION",
+                                                             "ACTIVE")
+    assert new["validFrom"] == "2026-03-10T10:00:00+00:00"  # the same validity as the old
+    assert new["evidence"][0]["kind"] == "OBSERVATION"
+    assert "Lisbon" in new["evidence"][0]["content"] and "misheard" in new["evidence"][0]["content"]
+    assert new["supersedes"] == [{"fact": {"object": "Lisbon", "status": "SUPERSEDED",
+                                           "reason": "misheard"},
+                                  "strategy": "correction", "reason": "misheard"}]
+    stale = await gql.ok('query($ns: String!) { summary(namespace: $ns, sessionId: "chat") '
+                         '{ id stale } }', ns=ns)
+    assert stale["summary"] == {"id": summary["writeSummary"]["id"], "stale": True}
+
+    retract = """mutation($ns: String!, $id: ID!, $reason: String!) {
+      retractFact(namespace: $ns, factId: $id, reason: $reason) {
+        status reason endedBy retractedAt resolution { outcome strategy } } }"""
+    gone = (await gql.ok(retract, ns=ns, id=new["id"], reason="moved away"))["retractFact"]
+    assert (gone["status"], gone["reason"]) == ("RETRACTED", "moved away") and gone["endedBy"]
+    assert gone["resolution"] == {"outcome": "retracted", "strategy": "retraction"}
+    assert await objects_of(gql, ns, "lives_in") == []
+    before = await graph_size(db)
+    for query, args, code in ((retract, {"id": new["id"], "reason": "twice"}, "INVALID_INPUT"),
+                              (retract, {"id": "fact_nope", "reason": "x"}, "NOT_FOUND"),
+                              (retract, {"id": lives["fact"]["id"], "reason": " "},
+                               "INVALID_INPUT"),
+                              (correct, {"id": lives["fact"]["id"]}, "INVALID_INPUT")):
+        body = await gql(query, ns=ns, **args)
+        assert body["errors"][0]["extensions"]["code"] == code, args
+    assert await graph_size(db) == before
+
+
+async def _episode_id(gql: GraphQLClient, ns: str, external_id: str) -> str:
+    data = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, first: 50) {
+        nodes { id externalId } } }""", ns=ns)
+    return next(e["id"] for e in data["episodes"]["nodes"] if e["externalId"] == external_id)
+
+
+async def objects_of(gql: GraphQLClient, ns: str, predicate: str) -> list[str]:
+    data = await gql.ok(FACTS_AT, ns=ns, where={"subject": "user", "predicate": predicate})
+    return sorted(f["object"] for f in data["facts"]["nodes"])
+
+
+async def test_concurrent_writes_leave_one_current_value(gql: GraphQLClient, ns: str) -> None:
+    """Twenty clients set Dana's city at once: one value wins, the rest are history."""
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Dana", "lives_in", "Start")])
+    cities = [f"City {i}" for i in range(20)]
+    results = await asyncio.gather(*(gql(ASSERT, ns=ns, facts=[fact("Dana", "lives_in", c)])
+                                     for c in cities))
+    assert all(not r.get("errors") for r in results)
+    current = await gql.ok(FACTS_AT, ns=ns, where={"subject": "Dana", "predicate": "lives_in"})
+    assert len(current["facts"]["nodes"]) == 1
+    history = await gql.ok(FACTS_AT, ns=ns, history=True,
+                           where={"subject": "Dana", "predicate": "lives_in"})
+    assert {f["object"] for f in history["facts"]["nodes"]} == {"Start", *cities}
