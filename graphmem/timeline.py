@@ -1,7 +1,8 @@
-"""An entity's timeline: every fact about it, history included, in world-time order.
+"""An entity's timeline: the facts about it in world-time order.
 
-"Where did Alice live?" reads as Lisbon 2019–2022, then Berlin — superseded and retracted
-facts stay in place with their status, so the story is never rewritten.
+"Where did Alice live?" reads as Lisbon 2019–2022, then Berlin: by default the story memory
+believes now (past facts included, narrowed to when they held); with history, every version
+ever recorded, superseded and retracted ones with their status.
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ from graphmem.pagination import Page, decode_cursor, encode_cursor
 from graphmem.timeutil import parse_stored_datetime, to_native
 
 
-async def of_entity(db: Database, ns: Namespace, name: str, first: int,
-                    after: str | None) -> Page[tuple[datetime, Fact]]:
+async def of_entity(db: Database, ns: Namespace, name: str, first: int, after: str | None,
+                    include_history: bool = False) -> Page[tuple[datetime, Fact]]:
     key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
     after_at, after_id = key or (None, None)
     entity = await entities.by_name(db, ns, name)
     if entity is None:
         raise NotFound(f"no entity named {name!r}", field="entity")
     rows = await db.read("facts/timeline", ns=ns, entity_id=entity.id, limit=first + 1,
+                         history=include_history,
                          after_at=to_native(after_at), after_id=after_id)
     entries = [(parse_stored_datetime(row["at"]), Fact.from_row(row["fact"])) for row in rows]
     return Page([(encode_cursor([at.isoformat(), fact.id]), (at, fact))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
-from graphmem import fact_changes, facts_model, provenance
+from graphmem import fact_changes, facts_model, provenance, verification
 from graphmem import facts as domain
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
@@ -303,3 +303,37 @@ async def correct_fact(
     done = await fact_changes.correct(ctx.db, ns, str(fact_id), object, literal, reason,
                                       ctx.principal.name)
     return AssertedFact(fact=Fact.of(done.fact), outcome=done.outcome)
+
+
+Verdict = strawberry.enum(verification.Verdict, description=(
+    "supported: an evidence episode mentions the fact's object; unsupported: evidence exists "
+    "but none mentions it; no_evidence: asserted without evidence, or its evidence was erased."))
+
+
+@strawberry.type(description="One evidence episode checked against the fact.")
+class EvidenceCheck:
+    episode: EpisodeRef = strawberry.field(description="The evidence episode.")
+    supports: bool = strawberry.field(description="It mentions every word of the object.")
+    matched: list[str] = strawberry.field(description="The object's words it contains.")
+    missing: list[str] = strawberry.field(description="The object's words it lacks.")
+
+
+@strawberry.type(description="Whether a fact's evidence still exists and says what it says.")
+class Verification:
+    fact: Fact = strawberry.field(description="The fact checked.")
+    verdict: Verdict = strawberry.field(description="The overall finding.")
+    method: str = strawberry.field(description="`lexical` (word overlap; blind to negation "
+                                               "and paraphrase).")
+    checks: list[EvidenceCheck] = strawberry.field(description="Per evidence episode.")
+
+
+async def verify_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Verification:
+    from graphmem.api.episodes import Episode
+
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    found = await verification.verify(ctx.db, ns, str(fact_id))
+    return Verification(
+        fact=Fact.of(found.fact), verdict=found.verdict, method=found.method,
+        checks=[EvidenceCheck(episode=Episode.of(c.episode), supports=c.supports,
+                              matched=c.matched, missing=c.missing) for c in found.checks])

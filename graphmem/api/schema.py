@@ -49,7 +49,11 @@ class Query:
         description="Walk fact edges breadth-first from an entity (at most 4 hops).")
     timeline: episode_api.Connection[traversal_api.TimelineEntry] = strawberry.field(
         resolver=traversal_api.timeline,
-        description="Every fact about an entity, history included, in world-time order.")
+        description="The facts about an entity in world-time order: its story.")
+    verify_fact: fact_api.Verification = strawberry.field(
+        resolver=fact_api.verify_fact,
+        description="Check a fact against its evidence episodes: do they still exist, and do "
+                    "they mention what it says?")
     conflicts: episode_api.Connection[conflict_api.Conflict] = strawberry.field(
         resolver=conflict_api.list_conflicts,
         description="Disputes between facts, newest first, with their candidates.")

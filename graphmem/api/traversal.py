@@ -89,10 +89,14 @@ async def traverse(
 async def timeline(
     info: Info, namespace: NamespaceArg,
     entity: Annotated[str, strawberry.argument(description="The entity's name or alias.")],
+    include_history: Annotated[bool, strawberry.argument(
+        description="Every version, superseded and retracted too (default: the story "
+                    "memory believes now).")] = False,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[TimelineEntry]:
     ctx = info.context
     ns = ctx.namespace(namespace)
     page = await timeline_domain.of_entity(ctx.db, ns, entity,
-                                           page_size(first, ctx.settings.max_page), after)
+                                           page_size(first, ctx.settings.max_page), after,
+                                           include_history)
     return to_connection(page, lambda item: TimelineEntry(at=item[0], fact=Fact.of(item[1])))

@@ -69,6 +69,15 @@ async def test_job_change_scenario(gql: GraphQLClient, db: Database, ns: str) ->
     audit = (await gql.ok(PROVENANCE, ns=ns, id=acme_id))["provenance"]
     globex_id = june["assertFacts"][0]["fact"]["id"]
     assert audit["supersededBy"] == [{"id": globex_id}]
+    story = await gql.ok("""query($ns: String!, $h: Boolean!) { timeline(namespace: $ns,
+        entity: "user", includeHistory: $h) { nodes { at fact { object validTo status } } } }""",
+                         ns=ns, h=False)
+    assert [(e["at"][:10], e["fact"]["object"], (e["fact"]["validTo"] or "")[:10])
+            for e in story["timeline"]["nodes"]] == [("2026-03-10", "Acme", "2026-05-01"),
+                                                     ("2026-05-01", "Globex", "")]
+    everything = await gql.ok("""query($ns: String!, $h: Boolean!) { timeline(namespace: $ns,
+        entity: "user", includeHistory: $h) { nodes { fact { status } } } }""", ns=ns, h=True)
+    assert len(everything["timeline"]["nodes"]) == 3
     edges, statements = await edges_and_statements(db, ns)
     assert edges == statements and len(edges) == 3
 
@@ -230,3 +239,26 @@ async def test_concurrent_writes_leave_one_current_value(gql: GraphQLClient, ns:
     history = await gql.ok(FACTS_AT, ns=ns, history=True,
                            where={"subject": "Dana", "predicate": "lives_in"})
     assert {f["object"] for f in history["facts"]["nodes"]} == {"Start", *cities}
+
+
+async def test_verify_fact_checks_its_evidence(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[said("m1", "2026-03-10T10:00:00Z", "I'm 34 and I live in "
+                                                                      "São Paulo"),
+                                     said("m2", "2026-03-11T10:00:00Z", "Nice weather")])
+    asserted = (await gql.ok(ASSERT, ns=ns, facts=[
+        fact("user", "lives_in", "são paulo", evidence=["m1", "m2"]),
+        fact("user", "age", value={"number": 34}, evidence=["m1"]),
+        fact("user", "works_at", "Acme", evidence=["m2"]),
+        fact("user", "likes", "tea")]))["assertFacts"]
+    verify = """query($ns: String!, $id: ID!) { verifyFact(namespace: $ns, factId: $id) {
+        verdict method checks { episode { externalId } supports matched missing } } }"""
+    verdicts = []
+    for a in asserted:
+        verdicts.append((await gql.ok(verify, ns=ns, id=a["fact"]["id"]))["verifyFact"])
+    assert [v["verdict"] for v in verdicts] == ["SUPPORTED", "SUPPORTED", "UNSUPPORTED",
+                                                "NO_EVIDENCE"]
+    assert verdicts[0]["checks"] == [
+        {"episode": {"externalId": "m1"}, "supports": True, "matched": ["são", "paulo"],
+         "missing": []},
+        {"episode": {"externalId": "m2"}, "supports": False, "matched": [],
+         "missing": ["são", "paulo"]}]

@@ -27,6 +27,8 @@ WALK = {
     "traverse": 'traverse(namespace: $ns, from: "Alice", depth: 2) { nodes { name } '
                 'edges { fact { object evidence { content } } } }',
     "timeline": 'timeline(namespace: $ns, entity: "Alice") { nodes { fact { object } } }',
+    "verify_fact": 'verifyFact(namespace: $ns, factId: $fact) { verdict checks { '
+                   'episode { content } } }',
     "conflicts": 'conflicts(namespace: $ns) { nodes { id candidates { object } } }',
     "predicate_policies": 'predicatePolicies(namespace: $ns) { predicate isDefault }',
     "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',
