@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from graphmem import browser_guide, entity_merge, facts, summaries
+from graphmem import browser_guide, entity_merge, facts, policies, summaries
 from graphmem.db import Database
 from graphmem.episodes import EpisodeKind, NewEpisode, record
 from graphmem.namespaces import Namespace
@@ -22,6 +22,7 @@ EXPECTED = {  # what each slide must show of the memory built below
     "06_history": ["likes jazz", "active"],
     "07_summaries": ["Alice works at Acme and likes jazz.", "A. Smith here again"],
     "08_merges": ["'from_name': 'A. Smith'"],
+    "09_conflicts": ["'status': 'open'", "'predicate': 'works_at'"],
 }
 
 
@@ -42,6 +43,9 @@ async def memory(db: Database, ns: str) -> dict[str, str]:
         "Alice works at Acme and likes jazz.", session_id="s1",
         covers=[e.id for e in episodes], cites=[a.fact.id for a in asserted]))
     await entity_merge.merge_entities(db, space, into="Alice", merged="A. Smith")
+    await policies.set_policy(db, space, "works_at", policies.Cardinality.ONE,
+                              policies.Strategy.MANUAL, "test")
+    await facts.assert_facts(db, space, [facts.NewFact("Alice", "works_at", "Initech")])
     return {"ns": ns, "session": "s1", "entity": "alice ", "fact": asserted[0].fact.id}
 
 
