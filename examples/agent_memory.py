@@ -1,5 +1,6 @@
 """What an agent developer would copy: record a conversation, assert facts with evidence,
-write a summary, and print the provenance of one fact.
+write a summary, print the provenance of one fact, then let the user change jobs and ask
+memory what is true now, what was true before, and why.
 
 Run `bin/serve` in one terminal, create a key (`.venv/bin/graphmem keys create demo -n 'demo/*'`),
 then:  GRAPHMEM_KEY=gm_... .venv/bin/python examples/agent_memory.py
@@ -72,3 +73,25 @@ audit = graphql(
     ns=NAMESPACE, id=works_at)["provenance"]
 print("\nwhy does the agent believe:", audit["fact"]["text"])
 print(json.dumps(audit, indent=2))
+
+# Months later the user changes jobs. Memory keeps the history and says why it changed.
+graphql("""mutation($ns: String!, $eps: [EpisodeInput!]!) {
+             recordEpisodes(namespace: $ns, episodes: $eps) { created } }""",
+        ns=NAMESPACE, eps=[{"externalId": "u3", "sessionId": "chat-2", "actor": "user",
+                            "kind": "USER_MESSAGE", "occurredAt": "2026-09-02T10:00:00Z",
+                            "content": "Actually, I switched jobs in August: I'm at Globex now."}])
+graphql("""mutation($ns: String!, $facts: [FactInput!]!) {
+             assertFacts(namespace: $ns, facts: $facts) { outcome } }""",
+        ns=NAMESPACE, facts=[{"subject": "Dana", "predicate": "works_at", "object": "Globex",
+                              "source": "USER_STATEMENT", "evidence": ["u3"],
+                              "validFrom": "2026-08-01T00:00:00Z"}])
+employer = """query($ns: String!, $at: DateTime) {
+  facts(namespace: $ns, where: {subject: "Dana", predicate: "works_at"}, validAt: $at) {
+    nodes { object validFrom validTo supersedes { fact { object } strategy reason } } } }"""
+now = graphql(employer, ns=NAMESPACE)["facts"]["nodes"]
+june = graphql(employer, ns=NAMESPACE, at="2026-06-15T00:00:00Z")["facts"]["nodes"]
+print("\nDana works at", now[0]["object"], "now; in June she worked at", june[0]["object"],
+      f"(until {june[0]['validTo']})")
+for link in now[0]["supersedes"]:
+    print(f"  {now[0]['object']} superseded {link['fact']['object']}: {link['strategy']}, "
+          f"{link['reason']}")

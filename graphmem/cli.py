@@ -196,3 +196,7 @@ def main() -> None:
     except GraphmemError as exc:
         typer.echo(f"graphmem: {exc.message}", err=True)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
