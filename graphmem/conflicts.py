@@ -85,9 +85,11 @@ async def _resolve(tx: Tx, ns: Namespace, conflict_id: str, keep: str, reason: s
                            field="keep", candidates=sorted(believed))
     now = datetime.now(UTC)
     decided = resolution.settle(believed.pop(keep), list(believed.values()), reason)
-    await resolution_store.write_plan(tx, ns, decided, [], actor, now)
+    # Close this conflict first: the plan may open a new one for what still clashes.
     await tx.run("conflicts/resolve", ns=ns, id=conflict_id, keep=keep, reason=reason,
                  actor=actor, now=to_native(now))
+    await resolution_store.write_plan(tx, ns, decided, [], actor, now, settle=False)
+    await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(now))
     return (await _load(tx, ns, conflict_id))[0]
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from graphmem.db import Database, Row, Tx
-from graphmem.errors import InvalidInput, NotFound
+from graphmem.errors import ConcurrentChange, InvalidInput, NotFound
 from graphmem.namespaces import Namespace
 from graphmem.timeutil import maybe_datetime
 
@@ -60,8 +60,12 @@ async def resolve(tx: Tx, ns: Namespace, names: dict[str, str | None]) -> dict[s
 
 
 async def lock(tx: Tx, ns: Namespace, ids: list[str]) -> None:
-    """Take each entity's write lock, in a fixed order so writers cannot deadlock."""
-    await tx.run("entities/lock", ns=ns, ids=sorted(set(ids)))
+    """Take each entity's write lock, in a fixed order so writers cannot deadlock. An entity
+    gone by then was merged away by a concurrent write: the caller should retry."""
+    wanted = sorted(set(ids))
+    rows = await tx.run("entities/lock", ns=ns, ids=wanted)
+    if rows[0]["locked"] < len(wanted):
+        raise ConcurrentChange("an entity was merged by a concurrent write; retry")
 
 
 async def by_name(db: Database, ns: Namespace, name: str) -> Entity | None:

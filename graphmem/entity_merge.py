@@ -14,13 +14,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from graphmem import entities, facts, policies, resolution
+from graphmem import entities, facts, policies, resolution, resolution_store
 from graphmem.db import Database, Row, Tx
 from graphmem.entities import Entity
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
-from graphmem.timeutil import maybe_datetime, to_native
+from graphmem.timeutil import to_native
 
 
 @dataclass(frozen=True)
@@ -50,21 +49,24 @@ async def _merge(tx: Tx, ns: Namespace, into_name: str, merged_name: str,
         raise InvalidInput(f"{merged_name!r} and {into_name!r} are already one entity",
                            field="entity")
     await entities.lock(tx, ns, [into.id, merged.id])
-    now = to_native(datetime.now(UTC))
+    now = datetime.now(UTC)
     why = reason or f"merged {merged.name!r} into {into.name!r}"
     merge_id = f"merge_{uuid.uuid4().hex}"
     moved = (await tx.run("entities/merge_move", ns=ns, into_id=into.id, from_id=merged.id,
-                          merge_id=merge_id, now=now, actor=actor, reason=why))[0]
-    identities, folds = _reidentify(await tx.run("entities/merge_facts", ns=ns,
-                                                 into_id=into.id))
-    folded = await tx.run("entities/merge_fold", ns=ns, identities=identities, folds=folds,
-                          now=now, actor=actor, reason=f"duplicate after merge: {why}")
-    disputes = await _dispute_overlaps(tx, ns, into.id, now)
+                          merge_id=merge_id, now=to_native(now), actor=actor, reason=why))[0]
+    rows = await tx.run("entities/merge_facts", ns=ns, into_id=into.id)
+    for row in rows:
+        row["identity"] = facts.identity(row["subject_id"], row["predicate"], row["object_id"])
+    decided, folds = _fold_duplicates(rows, f"duplicate after merge: {why}")
+    await tx.run("entities/merge_fold", ns=ns, folds=folds, identities=[
+        {"id": r["id"], "identity": r["identity"]} for r in rows
+        if r["identity"] != r["stored_identity"]])
+    await _dispute_clashes(tx, ns, into.id, rows, decided)
+    await resolution_store.write_plan(tx, ns, decided, [], actor, now)
     survivor = await _find(tx, ns, into.name, "into")
     return MergeReport(entity=survivor, merge_id=merge_id, facts_moved=moved["facts_moved"],
                        edges_moved=moved["edges_moved"], aliases_moved=moved["aliases_moved"],
-                       duplicates_folded=folded[0]["folded"] if folded else 0,
-                       conflicts_opened=disputes)
+                       duplicates_folded=len(folds), conflicts_opened=len(decided.disputes))
 
 
 async def _find(tx: Tx, ns: Namespace, name: str, field: str) -> Entity:
@@ -74,13 +76,40 @@ async def _find(tx: Tx, ns: Namespace, name: str, field: str) -> Entity:
     return Entity.from_row(rows[0]["entity"], rows[0]["aliases"])
 
 
-async def _dispute_overlaps(tx: Tx, ns: Namespace, entity_id: str, now: datetime) -> int:
+def _fold_duplicates(rows: list[Row], reason: str) -> tuple[resolution.Plan, list[Row]]:
+    """Believed facts that now say the same thing with overlapping validity fold into the
+    oldest (on a tie, the one that was already the survivor's): the duplicate ends, keeping
+    as a revision any validity outside the one it folds into."""
+    moved = {r["id"] for r in rows if r["identity"] != r["stored_identity"]}
+    decided, folds = resolution.Plan(), []
+    believed: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        if row["believed"]:
+            believed[row["identity"]].append(row)
+    for same in believed.values():
+        kept: list[resolution.Version] = []
+        for row in sorted(same, key=lambda r: (r["recorded_at"], r["id"] in moved, r["id"])):
+            version = resolution.Version.from_row(row)
+            keep = next((k for k in kept if k.interval.overlaps(version.interval)), None)
+            if keep is None:
+                kept.append(version)
+                continue
+            folds.append({"keep": keep.id, "dup": version.id})
+            versions = [version]
+            resolution.end(version, keep.id, "merge", reason, versions, decided,
+                           keep=version.interval.minus(keep.interval))
+            kept.extend(versions)  # its remainders, if any
+    return decided, folds
+
+
+async def _dispute_clashes(tx: Tx, ns: Namespace, entity_id: str, rows: list[Row],
+                           decided: resolution.Plan) -> None:
     """Two names, two values of a ONE predicate (Alice lives in Lisbon, A. Smith in Porto):
-    a merge cannot know which is right, so overlapping values become one open conflict."""
-    versions = [resolution.Version.from_row(row) for row in await tx.run(
-        "facts/believed_of_subject", ns=ns, subject_id=entity_id)]
+    a merge cannot know which is right, so clashing values become one open conflict."""
+    ended = set(decided.ended)
+    versions = [resolution.Version.from_row(r) for r in rows
+                if r["believed"] and r["subject_id"] == entity_id and r["id"] not in ended]
     in_force = await policies.for_predicates(tx, ns, sorted({v.predicate for v in versions}))
-    disputes = []
     for predicate, policy in in_force.items():
         if policy.cardinality is not policies.Cardinality.ONE:
             continue
@@ -88,36 +117,4 @@ async def _dispute_overlaps(tx: Tx, ns: Namespace, entity_id: str, now: datetime
         clashing = {v.id for v in values for w in values
                     if v.identity != w.identity and v.interval.overlaps(w.interval)}
         if clashing:
-            disputes.append({"id": f"conflict_{uuid.uuid4().hex}", "fact_ids": sorted(clashing)})
-    if disputes:
-        await tx.run("conflicts/open", ns=ns, now=now, conflicts=disputes)
-    return len(disputes)
-
-
-def _reidentify(rows: list[Row]) -> tuple[list[Row], list[Row]]:
-    """New identities for facts whose endpoints changed, and which believed facts now
-    duplicate an older believed one with overlapping validity. The oldest survives; on a
-    tie, the one that was already the survivor's."""
-    changed: list[Row] = []
-    believed: dict[str, list[Row]] = defaultdict(list)
-    for row in rows:
-        identity = facts.identity(row["subject_id"], row["predicate"], row["object_id"])
-        if identity != row["identity"]:
-            changed.append({"id": row["id"], "identity": identity})
-        if row["believed"]:
-            believed[identity].append(row)
-    moved = {row["id"] for row in changed}
-    folds: list[Row] = []
-    for same in believed.values():
-        kept: list[Row] = []
-        for row in sorted(same, key=lambda r: (r["recorded_at"], r["id"] in moved, r["id"])):
-            keep = next((k for k in kept if _interval(k).overlaps(_interval(row))), None)
-            if keep is None:
-                kept.append(row)
-            else:
-                folds.append({"keep": keep["id"], "dup": row["id"]})
-    return changed, folds
-
-
-def _interval(row: Row) -> Interval:
-    return Interval(maybe_datetime(row["valid_from"]), maybe_datetime(row["valid_to"]))
+            decided.disputes.append(sorted(clashing))

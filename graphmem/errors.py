@@ -8,6 +8,7 @@ GraphmemError
 ├── InvalidInput           the request is malformed; nothing was written
 ├── NotFound               a referenced id does not exist in the namespace
 ├── DuplicateConflict      an idempotency key was reused with different content
+├── ConcurrentChange       another write changed what this one read (retryable)
 ├── Unauthenticated        no or unknown API key
 └── Forbidden              the key is not granted the namespace
 
@@ -56,6 +57,11 @@ class NotFound(GraphmemError):
 
 class DuplicateConflict(GraphmemError):
     code = "DUPLICATE_CONFLICT"
+
+
+class ConcurrentChange(GraphmemError):
+    code = "CONCURRENT_CHANGE"
+    retryable = True
 
 
 class Unauthenticated(GraphmemError):

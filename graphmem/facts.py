@@ -156,7 +156,6 @@ async def assert_in(tx: Tx, ns: Namespace, new: NewFact, asserted_by: str | None
 
 async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: str | None,
                   correcting: tuple[str, str] | None = None) -> list[Asserted]:
-    now = datetime.now(UTC)
     evidence = await _resolve_evidence(tx, ns, batch)
     names: dict[str, str | None] = {}
     for p in batch:
@@ -164,7 +163,9 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: st
         if p.literal is None:
             names.setdefault(p.object_name, p.new.object_type)
     entity_ids = await entities.resolve(tx, ns, names)
-    await entities.lock(tx, ns, [entity_ids[entities.entity_key(p.subject)] for p in batch])
+    # Subjects and entity objects: a merge moving either must not interleave with us.
+    await entities.lock(tx, ns, list(entity_ids.values()))
+    now = datetime.now(UTC)  # belief time starts once we hold the locks
     value_ids = await _resolve_values(tx, ns, batch, now)
 
     rows: list[Row] = []

@@ -123,43 +123,47 @@ def _decide(index: int, claim: Claim, versions: list[Version], policy: Policy,
             return
     new = Version(f"fact_{uuid.uuid4().hex}", claim.subject_id, claim.predicate,
                   claim.identity, claim.interval, claim.confidence, claim.source)
-    # Restating the same thing with other bounds refines it: the new bounds replace the old.
-    for v in same:
-        if v.interval.overlaps(claim.interval):
-            _end(v, new.id, "refinement", "restated with new validity", versions, result)
     rivals = [v for v in versions if v.identity != claim.identity
               and v.interval.overlaps(claim.interval)] \
         if policy.cardinality is Cardinality.ONE else []
     verdicts = [(v, _winner(policy.strategy, claim, v)) for v in rivals]
     stronger = [v for v, verdict in verdicts if verdict == "old"]
-    weaker = [v for v, verdict in verdicts if verdict == "new"]
-    undecided = [v for v, verdict in verdicts if verdict is None]
-
     pieces = subtract(claim.interval, [v.interval for v in stronger])
-    status = FactStatus.DISPUTED if undecided else FactStatus.ACTIVE
-    if not pieces:  # a late, weaker claim: recorded as history, already superseded
-        result.created.append(Created(index, new.id, claim.interval, FactStatus.SUPERSEDED))
-        for v in stronger:
-            result.supersessions.append(Supersession(v.id, new.id, policy.strategy.value,
-                                                     _why(policy.strategy, v, claim)))
-        result.ended[new.id] = "a stronger fact covers its whole validity"
-        result.outcomes.append((new.id, Outcome.SUPERSEDED))
-        return
-    first, *more = pieces
-    result.created.append(Created(index, new.id, first, status))
-    placed = [replace(new, interval=first, status=status)]
-    for piece in more:
-        revision = Revision(f"fact_{uuid.uuid4().hex}", new.id, piece, status)
-        result.revisions.append(revision)
-        placed.append(replace(new, id=revision.id, interval=piece, status=status))
     for v in stronger:
         result.supersessions.append(Supersession(v.id, new.id, policy.strategy.value,
                                                  _why(policy.strategy, v, claim)))
+    if not pieces:  # a late, weaker claim: recorded as history, already superseded
+        result.created.append(Created(index, new.id, claim.interval, FactStatus.SUPERSEDED))
+        result.ended[new.id] = "a stronger fact covers its whole validity"
+        result.outcomes.append((new.id, Outcome.SUPERSEDED))
+        return
+    # Only what the claim keeps can beat or contest anything.
+    def contests(v: Version) -> bool:
+        return any(v.interval.overlaps(p) for p in pieces)
+
+    weaker = [v for v, verdict in verdicts if verdict == "new" and contests(v)]
+    undecided = [v for v, verdict in verdicts if verdict is None and contests(v)]
+    # Restating the same thing with other bounds refines it: the new bounds replace the old.
+    for v in same:
+        if v.interval.overlaps(claim.interval):
+            end(v, new.id, "refinement", "restated with new validity", versions, result)
+    placed = []
+    for n, piece in enumerate(pieces):
+        status = FactStatus.DISPUTED if any(v.interval.overlaps(piece) for v in undecided) \
+            else FactStatus.ACTIVE
+        if n == 0:
+            result.created.append(Created(index, new.id, piece, status))
+            placed.append(replace(new, interval=piece, status=status))
+        else:
+            revision = Revision(f"fact_{uuid.uuid4().hex}", new.id, piece, status)
+            result.revisions.append(revision)
+            placed.append(replace(new, id=revision.id, interval=piece, status=status))
     for v in weaker:
-        _end(v, new.id, policy.strategy.value, _why(policy.strategy, claim, v), versions,
+        end(v, new.id, policy.strategy.value, _why(policy.strategy, claim, v), versions,
              result, keep=subtract(v.interval, [p.interval for p in placed]))
     if undecided:
-        result.disputes.append([p.id for p in placed] + [v.id for v in undecided])
+        result.disputes.append([p.id for p in placed if p.status is FactStatus.DISPUTED]
+                               + [v.id for v in undecided])
         for v in undecided:
             versions[versions.index(v)] = replace(v, status=FactStatus.DISPUTED)
     versions.extend(placed)
@@ -201,7 +205,7 @@ def _why(strategy: Strategy, winner: Claim | Version, loser: Claim | Version) ->
     return "settled manually"
 
 
-def _end(v: Version, winner: str, strategy: str, reason: str, versions: list[Version],
+def end(v: Version, winner: str, strategy: str, reason: str, versions: list[Version],
          result: Plan, keep: list[Interval] | None = None,
          status: FactStatus | None = None) -> None:
     """Close belief in ``v``; what it keeps of its validity lives on as revisions (in
@@ -209,18 +213,30 @@ def _end(v: Version, winner: str, strategy: str, reason: str, versions: list[Ver
     result.ended[v.id] = reason
     result.supersessions.append(Supersession(winner, v.id, strategy, reason))
     versions.remove(v)
+    pieces = []
     for piece in keep or []:
         revision = Revision(f"fact_{uuid.uuid4().hex}", v.id, piece, status or v.status)
         result.revisions.append(revision)
+        pieces.append(revision.id)
         versions.append(replace(v, id=revision.id, interval=piece, status=revision.status))
+    for group in result.disputes:  # a dispute opened earlier in this plan: its pieces stay in
+        if v.id in group:
+            group[group.index(v.id):group.index(v.id) + 1] = pieces
 
 
 def settle(keep: Version, others: list[Version], reason: str) -> Plan:
-    """A person's decision on a dispute: ``keep`` wins; the others end, keeping (as
-    revisions) whatever validity lies outside the kept fact's."""
+    """A person's decision on a dispute: ``keep`` wins against the candidates it overlaps;
+    they end, keeping (as revisions) whatever validity lies outside the kept fact's. What
+    remains and still clashes is disputed again, in a new conflict."""
     result = Plan()
     versions = [keep, *others]
     for v in others:
-        _end(v, keep.id, Strategy.MANUAL.value, reason, versions, result,
-             keep=v.interval.minus(keep.interval), status=FactStatus.ACTIVE)
+        if v.interval.overlaps(keep.interval):
+            end(v, keep.id, Strategy.MANUAL.value, reason, versions, result,
+                 keep=v.interval.minus(keep.interval), status=FactStatus.ACTIVE)
+    remaining = [v for v in versions if v.id != keep.id]
+    clashing = sorted({v.id for v in remaining for w in remaining
+                       if v.identity != w.identity and v.interval.overlaps(w.interval)})
+    if clashing:
+        result.disputes.append(clashing)
     return result

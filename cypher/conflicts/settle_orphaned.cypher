@@ -1,15 +1,27 @@
-// Open conflicts left with fewer than two believed candidates are settled: the survivor, if
-// any, is no longer disputed (unless another open conflict still holds it).
-MATCH (c:Conflict {ns: $ns, status: 'open'})
-WHERE COUNT { (c)-[:CANDIDATE]->(f:Fact) WHERE f.retracted_at IS NULL } < 2
+// Open conflicts whose believed candidates no longer clash (no two different statements with
+// overlapping validity) settle by themselves. Then every believed fact still marked disputed
+// but held by no open conflict is released back to active.
+OPTIONAL MATCH (c:Conflict {ns: $ns, status: 'open'})
+CALL (c) {
+  OPTIONAL MATCH (c)-[:CANDIDATE]->(a:Fact), (c)-[:CANDIDATE]->(b:Fact)
+  WHERE a.retracted_at IS NULL AND b.retracted_at IS NULL AND a.identity < b.identity
+    AND (a.valid_from IS NULL OR b.valid_to IS NULL OR a.valid_from < b.valid_to)
+    AND (b.valid_from IS NULL OR a.valid_to IS NULL OR b.valid_from < a.valid_to)
+  RETURN count(a) AS clashes
+}
+WITH c, clashes
+WHERE c IS NOT NULL AND clashes = 0
 SET c.status = 'resolved', c.resolved_at = $now,
-    c.reason = 'all but one candidate superseded or retracted'
-WITH c
-OPTIONAL MATCH (c)-[:CANDIDATE]->(f:Fact)-[:SUBJECT]->(s)
-WHERE f.retracted_at IS NULL
-  AND NOT EXISTS { (:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(f) }
-SET f.status = 'active'
-WITH f, s WHERE f IS NOT NULL
-MATCH (s)-[edge {fact_id: f.id}]->()
-SET edge.status = 'active'
-RETURN count(f) AS settled
+    c.reason = 'its candidates no longer clash (superseded, retracted or narrowed)'
+WITH count(c) AS closed
+CALL () {
+  MATCH (f:Fact {ns: $ns, status: 'disputed'})-[:SUBJECT]->(s)
+  WHERE f.retracted_at IS NULL
+    AND NOT EXISTS { (:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(f) }
+  SET f.status = 'active'
+  WITH f, s
+  MATCH (s)-[edge {fact_id: f.id}]->()
+  SET edge.status = 'active'
+  RETURN count(f) AS released
+}
+RETURN closed, released

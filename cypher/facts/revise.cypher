@@ -1,6 +1,6 @@
 // The part of a fact's validity it keeps after losing the rest: a new version with the same
 // statement, evidence and edge type, linked (new)-[:REVISES]->(old). A revision of a
-// disputed fact joins its open conflicts.
+// disputed fact joins its open conflicts (and is disputed too).
 UNWIND $revisions AS r
 MATCH (old:Fact {ns: $ns, id: r.of})-[:SUBJECT]->(s)
 MATCH (old)-[:OBJECT]->(o)
@@ -22,5 +22,10 @@ CALL (old, fact) {
 CALL (old, fact) {
   MATCH (c:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(old)
   CREATE (c)-[:CANDIDATE]->(fact)
+  RETURN count(c) AS joined
 }
+WITH fact, joined
+MATCH (fact)-[:SUBJECT]->(s)-[edge {fact_id: fact.id}]->()
+SET fact.status = CASE WHEN joined > 0 THEN 'disputed' ELSE fact.status END,
+    edge.status = fact.status
 RETURN count(fact) AS revised

@@ -164,9 +164,14 @@ async def test_resolve_conflict_keeps_one(gql: GraphQLClient, ns: str) -> None:
                          keep=second["fact"]["id"]))["resolveConflict"]
     assert done["status"] == "RESOLVED" and done["kept"] == second["fact"]["id"]
     assert done["reason"] == "asked Dana" and done["resolvedBy"]
-    # engineer loses from when manager began; its earlier validity lives on as a revision.
     assert sorted((c["object"], c["status"]) for c in done["candidates"]) == [
-        ("engineer", "ACTIVE"), ("engineer", "SUPERSEDED"), ("manager", "ACTIVE")]
+        ("engineer", "SUPERSEDED"), ("manager", "ACTIVE")]
+    # engineer lost from when manager began; its earlier validity lives on as a revision.
+    history = await gql.ok(FACTS_AT, ns=ns, history=True,
+                           where={"subject": "Dana", "predicate": "role"})
+    believed = sorted((f["object"], f["status"], f["validTo"] is None)
+                      for f in history["facts"]["nodes"] if f["status"] != "SUPERSEDED")
+    assert believed == [("engineer", "ACTIVE", False), ("manager", "ACTIVE", True)]
     again = await gql(resolve, ns=ns, id=conflict["id"], keep=first["fact"]["id"])
     assert again["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
 
@@ -262,3 +267,19 @@ async def test_verify_fact_checks_its_evidence(gql: GraphQLClient, ns: str) -> N
          "missing": []},
         {"episode": {"externalId": "m2"}, "supports": False, "matched": [],
          "missing": ["são", "paulo"]}]
+
+
+async def test_resolving_for_the_older_fact_records_the_decision(gql: GraphQLClient,
+                                                                 ns: str) -> None:
+    await gql.ok(POLICY, ns=ns, p="role", c="ONE", s="MANUAL")
+    older = await assert_one(gql, ns, obj="engineer")
+    await assert_one(gql, ns, obj="manager")  # its validity lies inside engineer's
+    [conflict] = (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
+    done = (await gql.ok("""mutation($ns: String!, $id: ID!, $keep: ID!) {
+      resolveConflict(namespace: $ns, conflictId: $id, keep: $keep, reason: "still there") {
+        status kept resolvedBy reason candidates { object status } } }""", ns=ns,
+                         id=conflict["id"], keep=older["fact"]["id"]))["resolveConflict"]
+    assert (done["status"], done["kept"], done["reason"]) == (
+        "RESOLVED", older["fact"]["id"], "still there")
+    assert sorted((c["object"], c["status"]) for c in done["candidates"]) == [
+        ("engineer", "ACTIVE"), ("manager", "SUPERSEDED")]
