@@ -283,3 +283,24 @@ async def test_resolving_for_the_older_fact_records_the_decision(gql: GraphQLCli
         "RESOLVED", older["fact"]["id"], "still there")
     assert sorted((c["object"], c["status"]) for c in done["candidates"]) == [
         ("engineer", "ACTIVE"), ("manager", "SUPERSEDED")]
+
+
+async def test_a_late_older_fact_never_overwrites_a_newer_one(gql: GraphQLClient,
+                                                              ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "works_at", "Globex",
+                                            validFrom="2026-05-01T00:00:00Z")])
+    late = await gql.ok(ASSERT_FULL, ns=ns, facts=[fact("user", "works_at", "Acme",
+                                                        validFrom="2026-03-01T00:00:00Z")])
+    assert late["assertFacts"][0]["outcome"] == "CREATED"
+    assert late["assertFacts"][0]["fact"]["resolution"]["outcome"] == "lost"
+    assert await objects(gql, ns) == ["Globex"]
+    assert await objects(gql, ns, validAt="2026-04-01T00:00:00Z") == ["Acme"]
+    whole = await gql.ok(ASSERT_FULL, ns=ns, facts=[fact("user", "works_at", "Initech",
+                                                         validFrom="2026-06-01T00:00:00Z",
+                                                         validTo="2026-07-01T00:00:00Z",
+                                                         source="EXTRACTION")])
+    # Later in world time, so RECENCY lets it win June; Globex keeps May and July onwards.
+    assert whole["assertFacts"][0]["outcome"] == "CREATED"
+    assert await objects(gql, ns, validAt="2026-06-15T00:00:00Z") == ["Initech"]
+    assert await objects(gql, ns, validAt="2026-05-15T00:00:00Z") == ["Globex"]
+    assert await objects(gql, ns) == ["Globex"]
