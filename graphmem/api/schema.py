@@ -21,6 +21,7 @@ from graphmem.api import conflicts as conflict_api
 from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
 from graphmem.api import facts as fact_api
+from graphmem.api import search as search_api
 from graphmem.api import summaries as summary_api
 from graphmem.api import traversal as traversal_api
 from graphmem.api.errors import TypedErrors
@@ -61,6 +62,10 @@ class Query:
         resolver=conflict_api.predicate_policies,
         description="How each known predicate resolves competing values: defaults merged "
                     "with this namespace's overrides. Unlisted predicates are `many`.")
+    search: search_api.SearchResult = strawberry.field(
+        resolver=search_api.search,
+        description="Hybrid search over episodes, facts, summaries and entities: BM25 per "
+                    "kind, graph expansion, reciprocal rank fusion; each hit says why.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
 

@@ -29,6 +29,8 @@ WALK = {
     "timeline": 'timeline(namespace: $ns, entity: "Alice") { nodes { fact { object } } }',
     "verify_fact": 'verifyFact(namespace: $ns, factId: $fact) { verdict checks { '
                    'episode { content } } }',
+    "search": 'search(namespace: $ns, query: "Alice lives Lisbon Porto") { hits { kind '
+              'episode { content } fact { object } entity { name } summary { text } } }',
     "conflicts": 'conflicts(namespace: $ns) { nodes { id candidates { object } } }',
     "predicate_policies": 'predicatePolicies(namespace: $ns) { predicate isDefault }',
     "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',

@@ -1,0 +1,180 @@
+"""Hybrid search over the whole memory graph: BM25 per kind, graph expansion, rank fusion.
+
+Each kind (episodes, facts, summaries, entities) has its own Lucene index scoped to the
+namespace inside Lucene. A fact hit brings its evidence episodes; an entity hit brings its
+current facts. Rankings are fused by reciprocal rank fusion (k = 60), and every hit says
+which retrievers found it and at what rank. Facts are current (believed now, valid now or at
+``valid_at``) unless history is asked for. A time expression in the query ("last month")
+becomes a time range over episodes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from graphmem import entities, episodes, facts, provenance, summaries
+from graphmem.db import Database
+from graphmem.entities import Entity
+from graphmem.episodes import Episode
+from graphmem.errors import InvalidInput
+from graphmem.facts_model import Fact
+from graphmem.namespaces import Namespace
+from graphmem.summaries import Summary
+from graphmem.temporal import TimeRange, find_time_range
+from graphmem.timeutil import require_aware, to_native
+
+RRF_K = 60
+MAX_LIMIT = 100
+MAX_QUERY = 1_000
+
+
+class Kind(StrEnum):
+    EPISODE = "episode"
+    FACT = "fact"
+    SUMMARY = "summary"
+    ENTITY = "entity"
+
+
+@dataclass(frozen=True)
+class Match:
+    """One retriever's vote for a hit."""
+
+    retriever: str  # bm25, or graph (expanded from another hit)
+    rank: int  # 1-based, within that retriever's list for this kind
+    via: str | None = None  # for graph: the hit it was expanded from
+
+
+@dataclass
+class Hit:
+    kind: Kind
+    id: str
+    score: float = 0.0
+    matches: list[Match] = field(default_factory=list)
+    episode: Episode | None = None
+    fact: Fact | None = None
+    summary: Summary | None = None
+    entity: Entity | None = None
+
+
+Vote = Callable[[Kind, str, Match], None]
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    text: str
+    limit: int = 10
+    kinds: tuple[Kind, ...] = tuple(Kind)
+    session_id: str | None = None
+    start: datetime | None = None  # episodes from (inclusive)
+    end: datetime | None = None  # episodes until (exclusive)
+    valid_at: datetime | None = None  # facts valid at (default now)
+    include_history: bool = False
+    reference_time: datetime | None = None  # for "last month" (default now)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: list[Hit]
+    time_range: TimeRange | None  # read from the query, when it had a time expression
+
+
+async def search(db: Database, ns: Namespace, query: SearchQuery) -> SearchResult:
+    _check(query)
+    now = datetime.now(UTC)
+    time_range = None
+    text = query.text
+    if query.start is None and query.end is None:
+        time_range = find_time_range(text, query.reference_time or now)
+        if time_range is not None:
+            text = text.replace(time_range.expression, " ")
+    start = query.start or (time_range.start if time_range else None)
+    end = query.end or (time_range.end if time_range else None)
+    words = [w for w in re.findall(r"\w+", text.casefold()) if len(w) > 1]
+    hits: dict[tuple[Kind, str], Hit] = {}
+
+    def vote(kind: Kind, hit_id: str, match: Match) -> None:
+        hit = hits.setdefault((kind, hit_id), Hit(kind, hit_id))
+        hit.matches.append(match)
+        hit.score += 1.0 / (RRF_K + match.rank)
+
+    if words:
+        await _bm25(db, ns, query, words, start, end, query.valid_at or now, vote)
+    await _expand(db, ns, query, hits, vote)
+    ranked = sorted(hits.values(), key=lambda h: (-h.score, h.kind.value, h.id))[:query.limit]
+    await _load(db, ns, ranked)
+    return SearchResult([h for h in ranked if _loaded(h)], time_range)
+
+
+def _check(query: SearchQuery) -> None:
+    if not query.text.strip() or len(query.text) > MAX_QUERY:
+        raise InvalidInput(f"query must be 1-{MAX_QUERY} characters", field="query")
+    if not 1 <= query.limit <= MAX_LIMIT:
+        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}", field="limit")
+    for name, moment in (("from", query.start), ("to", query.end), ("validAt", query.valid_at),
+                         ("referenceTime", query.reference_time)):
+        if moment is not None:
+            require_aware(moment, name)
+
+
+# Per kind: the statement that queries its index, and the indexed text property.
+_INDEXED = {Kind.EPISODE: ("search/episodes", "content"), Kind.FACT: ("search/facts", "text"),
+            Kind.SUMMARY: ("search/summaries", "text"), Kind.ENTITY: ("search/entities", "name")}
+
+
+async def _bm25(db: Database, ns: Namespace, query: SearchQuery, words: list[str],
+                start: datetime | None, end: datetime | None, valid_at: datetime,
+                vote: Vote) -> None:
+    for kind in query.kinds:
+        name, field = _INDEXED[kind]
+        lucene = f'ns:"{ns}" AND {field}:({" ".join(words)})'
+        rows = await db.read(
+            name, ns=ns, lucene=lucene, limit=query.limit * 2, session_id=query.session_id,
+            valid_at=to_native(valid_at), history=query.include_history,
+            start=to_native(start), end=to_native(end))
+        for rank, row in enumerate(rows, start=1):
+            vote(kind, row["id"], Match("bm25", rank))
+
+
+async def _expand(db: Database, ns: Namespace, query: SearchQuery,
+                  hits: dict[tuple[Kind, str], Hit], vote: Vote) -> None:
+    """A fact hit brings its evidence episodes; an entity hit its current facts."""
+    best = {key: min(m.rank for m in hit.matches) for key, hit in hits.items()}
+    fact_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.FACT}
+    if Kind.EPISODE in query.kinds and fact_ranks:
+        rows = await db.read("search/expand_facts", ns=ns, fact_ids=sorted(fact_ranks))
+        for row in rows:
+            vote(Kind.EPISODE, row["id"], Match("graph", fact_ranks[row["fact_id"]],
+                                                row["fact_id"]))
+    entity_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.ENTITY}
+    if Kind.FACT in query.kinds and entity_ranks:
+        about = await provenance.facts_about(db, ns, sorted(entity_ranks))
+        for entity_id, (outgoing, incoming) in zip(sorted(entity_ranks), about, strict=True):
+            for fact in outgoing + incoming:
+                vote(Kind.FACT, fact.id, Match("graph", entity_ranks[entity_id], entity_id))
+
+
+async def _load(db: Database, ns: Namespace, ranked: list[Hit]) -> None:
+    by_kind: dict[Kind, list[str]] = defaultdict(list)
+    for hit in ranked:
+        by_kind[hit.kind].append(hit.id)
+    found_episodes = await episodes.by_ids(db, ns, by_kind[Kind.EPISODE]) \
+        if by_kind[Kind.EPISODE] else {}
+    found_facts = await facts.by_ids(db, ns, by_kind[Kind.FACT]) if by_kind[Kind.FACT] else {}
+    found_summaries = await summaries.by_ids(db, ns, by_kind[Kind.SUMMARY]) \
+        if by_kind[Kind.SUMMARY] else {}
+    found_entities = await entities.by_ids(db, ns, by_kind[Kind.ENTITY]) \
+        if by_kind[Kind.ENTITY] else {}
+    for hit in ranked:
+        hit.episode = found_episodes.get(hit.id)
+        hit.fact = found_facts.get(hit.id)
+        hit.summary = found_summaries.get(hit.id)
+        hit.entity = found_entities.get(hit.id)
+
+
+def _loaded(hit: Hit) -> bool:
+    return any(x is not None for x in (hit.episode, hit.fact, hit.summary, hit.entity))

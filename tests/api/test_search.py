@@ -1,0 +1,75 @@
+"""search over the real app and Neo4j: BM25 per kind, graph expansion, fusion, filters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.api.test_conflicts import RECORD, said
+from tests.api.test_facts import ASSERT, fact
+from tests.conftest import GraphQLClient
+
+SEARCH = """
+query($ns: String!, $q: String!, $kinds: [SearchKind!], $session: String, $ref: DateTime,
+      $history: Boolean! = false) {
+  search(namespace: $ns, query: $q, kinds: $kinds, sessionId: $session, referenceTime: $ref,
+         includeHistory: $history) {
+    timeRange { start end expression }
+    hits { kind score matches { retriever rank via }
+           episode { externalId content } fact { object status } summary { text }
+           entity { name } }
+  }
+}"""
+
+
+async def seed(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[
+        said("m1", "2026-10-05T09:00:00Z", "I adopted a dog called Biscuit"),
+        said("m2", "2026-10-20T09:00:00Z", "Biscuit hates the vacuum cleaner"),
+        said("m3", "2026-11-24T15:10:00Z", "Let's plan the trip to Kyoto in spring"),
+    ])
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("user", "owns", "Biscuit", evidence=["m1"], objectType="dog"),
+        fact("user", "plans_trip_to", "Kyoto", evidence=["m3"])])
+
+
+def shown(hit: dict[str, Any]) -> str:
+    for key in ("episode", "fact", "summary", "entity"):
+        if hit[key]:
+            return f'{hit["kind"]}:{hit[key].get("externalId") or hit[key].get("object") or hit[key].get("name")}'
+    raise AssertionError(hit)
+
+
+async def test_search_fuses_kinds_and_explains(gql: GraphQLClient, ns: str) -> None:
+    await seed(gql, ns)
+    result = (await gql.ok(SEARCH, ns=ns, q="Biscuit"))["search"]
+    found = [shown(h) for h in result["hits"]]
+    assert found[0] in ("EPISODE:m1", "ENTITY:Biscuit", "FACT:Biscuit")
+    assert {"EPISODE:m1", "EPISODE:m2", "FACT:Biscuit", "ENTITY:Biscuit"} <= set(found)
+    m1 = next(h for h in result["hits"] if shown(h) == "EPISODE:m1")
+    # Found by its words and as the evidence of the fact hit: both votes are shown.
+    assert {m["retriever"] for m in m1["matches"]} == {"bm25", "graph"}
+    assert "EPISODE:m3" not in found
+    scores = [h["score"] for h in result["hits"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+async def test_time_words_filter_episodes(gql: GraphQLClient, ns: str) -> None:
+    await seed(gql, ns)
+    result = (await gql.ok(SEARCH, ns=ns, q="what did I say about Biscuit last month",
+                           kinds=["EPISODE"], ref="2026-11-29T12:00:00Z"))["search"]
+    assert result["timeRange"]["expression"] == "last month"
+    assert result["timeRange"]["start"].startswith("2026-10-01")
+    assert [shown(h) for h in result["hits"]] == ["EPISODE:m1", "EPISODE:m2"] or \
+        [shown(h) for h in result["hits"]] == ["EPISODE:m2", "EPISODE:m1"]
+    tuesday = (await gql.ok(SEARCH, ns=ns, q="the trip we discussed last Tuesday at 3 PM",
+                            kinds=["EPISODE"], ref="2026-11-29T12:00:00Z"))["search"]
+    assert [shown(h) for h in tuesday["hits"]] == ["EPISODE:m3"]
+
+
+async def test_search_refuses_bad_input(gql: GraphQLClient, ns: str) -> None:
+    for q, code in (("", "INVALID_INPUT"), ("x" * 1001, "INVALID_INPUT")):
+        body = await gql(SEARCH, ns=ns, q=q)
+        assert body["errors"][0]["extensions"]["code"] == code
+    # Lucene syntax in a query is just words.
+    odd = await gql.ok(SEARCH, ns=ns, q='ns:"other" OR content:* AND ) ( "')
+    assert odd["search"]["hits"] == []
