@@ -35,7 +35,8 @@ async def seed(gql: GraphQLClient, ns: str) -> None:
 def shown(hit: dict[str, Any]) -> str:
     for key in ("episode", "fact", "summary", "entity"):
         if hit[key]:
-            return f'{hit["kind"]}:{hit[key].get("externalId") or hit[key].get("object") or hit[key].get("name")}'
+            item = hit[key]
+            return f'{hit["kind"]}:{item.get("externalId") or item.get("object") or item.get("name")}'
     raise AssertionError(hit)
 
 
