@@ -36,7 +36,8 @@ def shown(hit: dict[str, Any]) -> str:
     for key in ("episode", "fact", "summary", "entity"):
         if hit[key]:
             item = hit[key]
-            return f'{hit["kind"]}:{item.get("externalId") or item.get("object") or item.get("name")}'
+            label = item.get("externalId") or item.get("object") or item.get("name")
+            return f'{hit["kind"]}:{label}'
     raise AssertionError(hit)
 
 
