@@ -66,6 +66,11 @@ class Query:
         resolver=search_api.search,
         description="Hybrid search over episodes, facts, summaries and entities: BM25 per "
                     "kind, graph expansion, reciprocal rank fusion; each hit says why.")
+    recall: search_api.RecallResult = strawberry.field(
+        resolver=search_api.recall,
+        description="The layered read for an agent's turn: session summary, current facts "
+                    "about the entities named, episodes when time or detail is asked; within "
+                    "a token budget, with a plan saying which layers ran and why.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
 

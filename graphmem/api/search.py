@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
+from graphmem import recall as recall_domain
 from graphmem import search as domain
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
@@ -100,3 +101,65 @@ async def search(
         fact=Fact.of(h.fact) if h.fact else None,
         summary=Summary.of(h.summary) if h.summary else None,
         entity=Entity.of(h.entity) if h.entity else None) for h in found.hits])
+
+
+@strawberry.type(description="One piece of what an agent should know, from one layer.")
+class RecallPiece:
+    layer: str = strawberry.field(description="summary, facts or episodes.")
+    text: str = strawberry.field(description="Ready to put in a prompt.")
+    tokens: int = strawberry.field(description="Its length in tokens.")
+    summary: SummaryRef | None = strawberry.field(description="When from the summary layer.")
+    fact: Fact | None = strawberry.field(description="When from the facts layer.")
+    episode: EpisodeRef | None = strawberry.field(description="When from the episodes layer.")
+
+
+@strawberry.type(description="What recall decided for one layer, and why.")
+class RecallStep:
+    layer: str = strawberry.field(description="summary, facts or episodes.")
+    ran: bool = strawberry.field(description="Whether the layer ran.")
+    reason: str = strawberry.field(description="The rule that decided it.")
+    items: int = strawberry.field(description="Pieces it added.")
+    left_out: int = strawberry.field(description="Pieces it found that did not fit the budget.")
+    tokens: int = strawberry.field(description="Tokens its pieces use.")
+
+
+@strawberry.type(description="The layered read for one agent turn.")
+class RecallResult:
+    pieces: list[RecallPiece] = strawberry.field(description="In layer order, within budget.")
+    tokens_used: int = strawberry.field(description="Sum of the pieces' tokens.")
+    token_budget: int = strawberry.field(description="The budget asked for.")
+    tokenizer: str = strawberry.field(description="Whose tokens are counted (llama-2).")
+    plan: list[RecallStep] = strawberry.field(description="Which layers ran and why.")
+    entities: list[Entity] = strawberry.field(description="Entities the query was linked to.")
+    time_range: TimeRange | None = strawberry.field(description="Time read from the query.")
+
+
+async def recall(
+    info: Info, namespace: NamespaceArg,
+    query: Annotated[str, strawberry.argument(description="The user's message or question.")],
+    session_id: Annotated[str | None, strawberry.argument(
+        description="The conversation, for its summary.")] = None,
+    reference_time: Annotated[datetime | None, strawberry.argument(
+        description="\"Now\" for time words (default: the server's now).")] = None,
+    token_budget: Annotated[int, strawberry.argument(
+        description="At most this many tokens of pieces (50..16000).")] = 1000,
+) -> RecallResult:
+    from graphmem.api.episodes import Episode
+    from graphmem.api.summaries import Summary
+
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    found = await recall_domain.recall(ctx.db, ns, query, session_id, reference_time,
+                                       token_budget)
+    return RecallResult(
+        pieces=[RecallPiece(layer=p.layer, text=p.text, tokens=p.tokens,
+                            summary=Summary.of(p.summary) if p.summary else None,
+                            fact=Fact.of(p.fact) if p.fact else None,
+                            episode=Episode.of(p.episode) if p.episode else None)
+                for p in found.pieces],
+        tokens_used=found.tokens_used, token_budget=found.token_budget,
+        tokenizer=found.tokenizer,
+        plan=[RecallStep(layer=s.layer, ran=s.ran, reason=s.reason, items=s.items,
+                         left_out=s.left_out, tokens=s.tokens) for s in found.plan],
+        entities=[Entity.of(e) for e in found.entities],
+        time_range=TimeRange.of(found.time_range))

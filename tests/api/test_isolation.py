@@ -31,6 +31,8 @@ WALK = {
                    'episode { content } } }',
     "search": 'search(namespace: $ns, query: "Alice lives Lisbon Porto") { hits { kind '
               'episode { content } fact { object } entity { name } summary { text } } }',
+    "recall": 'recall(namespace: $ns, query: "Where does Alice live?", sessionId: "s1") '
+              '{ pieces { text } entities { name } }',
     "conflicts": 'conflicts(namespace: $ns) { nodes { id candidates { object } } }',
     "predicate_policies": 'predicatePolicies(namespace: $ns) { predicate isDefault }',
     "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',

@@ -75,3 +75,53 @@ async def test_search_refuses_bad_input(gql: GraphQLClient, ns: str) -> None:
     # Lucene syntax in a query is just words.
     odd = await gql.ok(SEARCH, ns=ns, q='ns:"other" OR content:* AND ) ( "')
     assert odd["search"]["hits"] == []
+
+
+RECALL = """
+query($ns: String!, $q: String!, $session: String, $budget: Int! = 1000, $ref: DateTime) {
+  recall(namespace: $ns, query: $q, sessionId: $session, tokenBudget: $budget,
+         referenceTime: $ref) {
+    pieces { layer text tokens }
+    tokensUsed tokenBudget tokenizer
+    plan { layer ran reason items leftOut tokens }
+    entities { name }
+    timeRange { expression }
+  }
+}"""
+
+
+async def test_recall_layers_follow_the_rules(gql: GraphQLClient, ns: str) -> None:
+    await seed(gql, ns)
+    episodes = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, first: 10) {
+        nodes { id } } }""", ns=ns)
+    await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
+        writeSummary(namespace: $ns, summary: $s) { id } }""", ns=ns, s={
+        "text": "The user has a dog, Biscuit, and plans a spring trip to Kyoto.",
+        "sessionId": "chat", "covers": [e["id"] for e in episodes["episodes"]["nodes"]]})
+
+    plain = (await gql.ok(RECALL, ns=ns, q="Does my dog like walks?", session="chat"))["recall"]
+    ran = {s["layer"]: s["ran"] for s in plain["plan"]}
+    assert ran == {"summary": True, "facts": True, "episodes": False}
+    assert [p["layer"] for p in plain["pieces"]][0] == "summary"
+    assert "user owns Biscuit (since 2026-10-05)" in [p["text"] for p in plain["pieces"]]
+    assert plain["entities"] == [{"name": "user"}]
+    assert plain["tokensUsed"] == sum(p["tokens"] for p in plain["pieces"])
+    assert plain["tokenizer"] == "llama-2"
+
+    timed = (await gql.ok(RECALL, ns=ns, q="What did I say about Biscuit last month?",
+                          ref="2026-11-29T12:00:00Z"))["recall"]
+    steps = {s["layer"]: s for s in timed["plan"]}
+    assert steps["episodes"]["ran"] and "last month" in steps["episodes"]["reason"]
+    assert not steps["summary"]["ran"]
+    said = [p["text"] for p in timed["pieces"] if p["layer"] == "episodes"]
+    assert any("Biscuit hates the vacuum cleaner" in t for t in said)
+    assert not any("Kyoto" in t for t in said)
+
+    unknown = (await gql.ok(RECALL, ns=ns, q="vacuum cleaner"))["recall"]
+    steps = {s["layer"]: s for s in unknown["plan"]}
+    assert not steps["facts"]["ran"] and steps["episodes"]["reason"].startswith("no facts")
+
+    tight = (await gql.ok(RECALL, ns=ns, q="Tell me about my dog and my trip", session="chat",
+                          budget=50))["recall"]
+    assert tight["tokensUsed"] <= 50
+    assert sum(s["leftOut"] for s in tight["plan"]) >= 1

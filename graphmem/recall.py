@@ -1,0 +1,170 @@
+"""recall: the one read an agent makes each turn — what it needs to answer, within a budget.
+
+Layers, in order, each run only when a rule says so (the ``plan`` records every decision):
+1. the session's summary, when a session is given and it has one;
+2. the current facts about the entities the query names (exact names or aliases, found in
+   the query's word n-grams; "I"/"me"/"my" name the ``user``);
+3. episodic search, only when the query refers to a time ("last Tuesday"), asks for detail
+   ("what did I say", "exactly", "when did"), or no facts were found.
+Pieces are added layer by layer while they fit the token budget (counted by a real
+tokenizer); what did not fit is counted in the plan, not silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from graphmem import entities, provenance, summaries, tokens
+from graphmem.db import Database
+from graphmem.entities import Entity
+from graphmem.episodes import Episode
+from graphmem.errors import InvalidInput
+from graphmem.facts_model import Fact
+from graphmem.namespaces import Namespace
+from graphmem.search import Kind, SearchQuery, search
+from graphmem.summaries import Summary
+from graphmem.temporal import TimeRange, find_time_range
+
+MIN_BUDGET, MAX_BUDGET = 50, 16_000
+MAX_NGRAM = 4
+_DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|word for word|"
+                     r"quote|when did|remember when|told you|mentioned|last time|details?)\b",
+                     re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Piece:
+    layer: str  # summary, facts or episodes
+    text: str
+    tokens: int
+    summary: Summary | None = None
+    fact: Fact | None = None
+    episode: Episode | None = None
+
+
+@dataclass
+class Step:
+    layer: str
+    ran: bool
+    reason: str
+    items: int = 0  # pieces added
+    left_out: int = 0  # found but over budget
+    tokens: int = 0
+
+
+@dataclass
+class Recall:
+    pieces: list[Piece] = field(default_factory=list)
+    plan: list[Step] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    time_range: TimeRange | None = None
+    token_budget: int = 0
+    tokenizer: str = tokens.TOKENIZER
+
+    @property
+    def tokens_used(self) -> int:
+        return sum(p.tokens for p in self.pieces)
+
+    def offer(self, step: Step, candidates: list[Piece]) -> None:
+        for piece in candidates:
+            if self.tokens_used + piece.tokens <= self.token_budget:
+                self.pieces.append(piece)
+                step.items += 1
+                step.tokens += piece.tokens
+            else:
+                step.left_out += 1
+
+
+async def recall(db: Database, ns: Namespace, query: str, session_id: str | None = None,
+                 reference_time: datetime | None = None, token_budget: int = 1_000) -> Recall:
+    if not query.strip() or len(query) > 1_000:
+        raise InvalidInput("query must be 1-1000 characters", field="query")
+    if not MIN_BUDGET <= token_budget <= MAX_BUDGET:
+        raise InvalidInput(f"tokenBudget must be {MIN_BUDGET}-{MAX_BUDGET}", field="tokenBudget")
+    now = reference_time or datetime.now(UTC)
+    result = Recall(token_budget=token_budget, time_range=find_time_range(query, now))
+    await _summary_layer(db, ns, session_id, result)
+    found_facts = await _facts_layer(db, ns, query, result)
+    await _episodes_layer(db, ns, query, session_id, now, found_facts, result)
+    return result
+
+
+async def _summary_layer(db: Database, ns: Namespace, session_id: str | None,
+                         result: Recall) -> None:
+    if session_id is None:
+        result.plan.append(Step("summary", False, "no session given"))
+        return
+    summary = await summaries.latest(db, ns, session_id)
+    if summary is None:
+        result.plan.append(Step("summary", False, f"session {session_id!r} has no summary yet"))
+        return
+    step = Step("summary", True, "the session's freshest summary" + (
+        " (stale: something it covers changed)" if summary.stale else ""))
+    result.plan.append(step)
+    result.offer(step, [Piece("summary", summary.text, tokens.count(summary.text),
+                              summary=summary)])
+
+
+async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall) -> int:
+    linked = await _link_entities(db, ns, query)
+    result.entities = linked
+    if not linked:
+        result.plan.append(Step("facts", False, "the query names no known entity"))
+        return 0
+    step = Step("facts", True, "current facts about " + ", ".join(e.name for e in linked))
+    result.plan.append(step)
+    about = await provenance.facts_about(db, ns, [e.id for e in linked])
+    seen: set[str] = set()
+    candidates = []
+    for outgoing, incoming in about:
+        for fact in sorted(outgoing + incoming, key=lambda f: -f.confidence):
+            if fact.id not in seen:
+                seen.add(fact.id)
+                text = _fact_line(fact)
+                candidates.append(Piece("facts", text, tokens.count(text), fact=fact))
+    result.offer(step, candidates)
+    return len(candidates)
+
+
+async def _episodes_layer(db: Database, ns: Namespace, query: str, session_id: str | None,
+                          now: datetime, found_facts: int, result: Recall) -> None:
+    if result.time_range is not None:
+        reason = f"the query refers to a time: {result.time_range.expression!r}"
+    elif _DETAIL.search(query):
+        reason = "the query asks for detail"
+    elif found_facts == 0:
+        reason = "no facts matched: falling back to the episodes"
+    else:
+        result.plan.append(Step("episodes", False, "facts answer it; no time or detail asked"))
+        return
+    step = Step("episodes", True, reason)
+    result.plan.append(step)
+    found = await search(db, ns, SearchQuery(text=query, limit=20, kinds=(Kind.EPISODE,),
+                                             reference_time=now))
+    result.offer(step, [Piece("episodes", _episode_line(h.episode), tokens.count(
+        _episode_line(h.episode)), episode=h.episode) for h in found.hits if h.episode])
+
+
+async def _link_entities(db: Database, ns: Namespace, query: str) -> list[Entity]:
+    words = re.findall(r"[\w'.-]+", query)
+    keys = {entities.entity_key(" ".join(words[i:i + n]).strip(".,'"))
+            for n in range(1, MAX_NGRAM + 1) for i in range(len(words) - n + 1)}
+    if _FIRST_PERSON.search(query):
+        keys.add("user")
+    rows = await db.read("entities/link", ns=ns, keys=sorted(k for k in keys if k))
+    found = await entities.by_ids(db, ns, sorted({row["id"] for row in rows}))
+    return sorted(found.values(), key=lambda e: e.name)
+
+
+def _fact_line(fact: Fact) -> str:
+    since = f" (since {fact.valid_from:%Y-%m-%d})" if fact.valid_from else ""
+    return f"{fact.text}{since}"
+
+
+def _episode_line(episode: Episode | None) -> str:
+    assert episode is not None
+    return f"[{episode.occurred_at:%Y-%m-%d %H:%M}] {episode.actor or episode.kind}: " \
+           f"{episode.content}"
