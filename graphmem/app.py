@@ -18,10 +18,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from graphmem import browser_guide, migrations
+from graphmem import browser_guide, embeddings, migrations
 from graphmem.api.http import graphql_route
 from graphmem.config import Settings, get_settings
 from graphmem.db import Database, open_database, wait_until_reachable
+from graphmem.embeddings import Embedder
 from graphmem.errors import GraphmemError
 
 log = logging.getLogger(__name__)
@@ -33,9 +34,11 @@ class Runtime:
 
     settings: Settings
     db: Database
+    embedder: Embedder | None = None
     ready: bool = False
     problem: str | None = "starting"
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
+    _worker: asyncio.Task[None] | None = field(default=None, repr=False)
 
     async def become_ready(self) -> None:
         delay = 0.5
@@ -45,6 +48,10 @@ class Runtime:
                 applied = await migrations.apply(self.db)
                 if applied:
                     log.info("applied migrations %s", ", ".join(applied))
+                if self.embedder is not None:
+                    await embeddings.ensure_space(self.db, self.embedder)
+                    self._worker = asyncio.create_task(embeddings.run_worker(
+                        self.db, self.embedder, self.settings.embedding_batch_size))
                 self.ready, self.problem = True, None
             except GraphmemError as exc:
                 self.problem = exc.message
@@ -58,15 +65,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        runtime = Runtime(settings=settings, db=open_database(settings))
+        runtime = Runtime(settings=settings, db=open_database(settings),
+                          embedder=embeddings.make_embedder(settings))
         runtime._task = asyncio.create_task(runtime.become_ready())
         app.state.runtime = runtime
         try:
             yield
         finally:
-            runtime._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await runtime._task
+            for task in (runtime._task, runtime._worker):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             await runtime.db.close()
 
     return Starlette(

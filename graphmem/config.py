@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -50,6 +51,19 @@ class Settings(BaseSettings):
     max_aliases: int = Field(30, gt=0)
     max_batch: int = Field(1000, gt=0)
     max_page: int = Field(200, gt=0)
+
+    # Embeddings: "local" (a model shipped inside a PyPI wheel, offline), "openai" (any
+    # OpenAI-compatible endpoint), or "none" (search runs on BM25 and the graph alone).
+    embedder: Literal["local", "openai", "none"] = "local"
+    embedding_model: str = "text-embedding-3-small"
+    embedding_dimension: int = Field(256, ge=8, le=4096)
+    embedding_base_url: str | None = None
+    embedding_api_key: SecretStr | None = None
+    embedding_batch_size: int = Field(64, ge=1, le=2048)
+    embedding_timeout_s: float = Field(30.0, gt=0)
+    # Nearest neighbours are always *some* neighbours: below this cosine similarity a vector
+    # match is noise (calibrated for the local model: unrelated texts score 0.0-0.15).
+    vector_min_similarity: float = Field(0.2, ge=-1, le=1)
 
     @field_validator("neo4j_uri")
     @classmethod

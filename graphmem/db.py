@@ -74,10 +74,17 @@ class Database:
         except (ServiceUnavailable, SessionExpired) as exc:
             raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
 
-    async def run_schema(self, text: str) -> None:
+    async def run_schema(self, text: str, **params: Any) -> None:
         """Schema statements (constraints, indexes) cannot share a transaction with data."""
         self.round_trips += 1
-        await self.driver.execute_query(text, database_=self.name)  # type: ignore[arg-type]
+        await self.driver.execute_query(text, params, database_=self.name)  # type: ignore[arg-type]
+
+    async def run_auto(self, name: str, /, **params: Any) -> None:
+        """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``)."""
+        self.round_trips += 1
+        async with self.driver.session(database=self.name) as session:
+            result = await session.run(statement(name), params)
+            await result.consume()
 
     async def _execute(self, name: str, params: dict[str, Any], mode: RoutingControl) -> list[Row]:
         self.round_trips += 1

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from graphmem import entities, provenance, summaries, tokens
 from graphmem.db import Database
+from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
 from graphmem.episodes import Episode
 from graphmem.errors import InvalidInput
@@ -79,7 +80,8 @@ class Recall:
 
 
 async def recall(db: Database, ns: Namespace, query: str, session_id: str | None = None,
-                 reference_time: datetime | None = None, token_budget: int = 1_000) -> Recall:
+                 reference_time: datetime | None = None, token_budget: int = 1_000,
+                 embedder: Embedder | None = None, min_similarity: float = 0.2) -> Recall:
     if not query.strip() or len(query) > 1_000:
         raise InvalidInput("query must be 1-1000 characters", field="query")
     if not MIN_BUDGET <= token_budget <= MAX_BUDGET:
@@ -88,7 +90,10 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
     result = Recall(token_budget=token_budget, time_range=find_time_range(query, now))
     await _summary_layer(db, ns, session_id, result)
     found_facts = await _facts_layer(db, ns, query, result)
-    await _episodes_layer(db, ns, query, session_id, now, found_facts, result)
+    await _episodes_layer(db, ns, SearchQuery(text=query, limit=20, kinds=(Kind.EPISODE,),
+                                              reference_time=now,
+                                              min_similarity=min_similarity),
+                          found_facts, result, embedder)
     return result
 
 
@@ -129,11 +134,11 @@ async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall) 
     return len(candidates)
 
 
-async def _episodes_layer(db: Database, ns: Namespace, query: str, session_id: str | None,
-                          now: datetime, found_facts: int, result: Recall) -> None:
+async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, found_facts: int,
+                          result: Recall, embedder: Embedder | None) -> None:
     if result.time_range is not None:
         reason = f"the query refers to a time: {result.time_range.expression!r}"
-    elif _DETAIL.search(query):
+    elif _DETAIL.search(query.text):
         reason = "the query asks for detail"
     elif found_facts == 0:
         reason = "no facts matched: falling back to the episodes"
@@ -142,8 +147,7 @@ async def _episodes_layer(db: Database, ns: Namespace, query: str, session_id: s
         return
     step = Step("episodes", True, reason)
     result.plan.append(step)
-    found = await search(db, ns, SearchQuery(text=query, limit=20, kinds=(Kind.EPISODE,),
-                                             reference_time=now))
+    found = await search(db, ns, query, embedder)
     result.offer(step, [Piece("episodes", _episode_line(h.episode), tokens.count(
         _episode_line(h.episode)), episode=h.episode) for h in found.hits if h.episode])
 

@@ -1,7 +1,8 @@
 """Hybrid search over the whole memory graph: BM25 per kind, graph expansion, rank fusion.
 
-Each kind (episodes, facts, summaries, entities) has its own Lucene index scoped to the
-namespace inside Lucene. A fact hit brings its evidence episodes; an entity hit brings its
+Each kind (episodes, facts, summaries, entities) has its own Lucene index, scoped to the
+namespace inside Lucene, and its own vector index (when an embedder is configured). A fact
+hit brings its evidence episodes; an entity hit brings its
 current facts. Rankings are fused by reciprocal rank fusion (k = 60), and every hit says
 which retrievers found it and at what rank. Facts are current (believed now, valid now or at
 ``valid_at``) unless history is asked for. A time expression in the query ("last month")
@@ -19,6 +20,7 @@ from enum import StrEnum
 
 from graphmem import entities, episodes, facts, provenance, summaries
 from graphmem.db import Database
+from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
 from graphmem.episodes import Episode
 from graphmem.errors import InvalidInput
@@ -75,6 +77,7 @@ class SearchQuery:
     valid_at: datetime | None = None  # facts valid at (default now)
     include_history: bool = False
     reference_time: datetime | None = None  # for "last month" (default now)
+    min_similarity: float = 0.2  # cosine; weaker vector matches are dropped
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,8 @@ class SearchResult:
     time_range: TimeRange | None  # read from the query, when it had a time expression
 
 
-async def search(db: Database, ns: Namespace, query: SearchQuery) -> SearchResult:
+async def search(db: Database, ns: Namespace, query: SearchQuery,
+                 embedder: Embedder | None = None) -> SearchResult:
     _check(query)
     now = datetime.now(UTC)
     time_range = None
@@ -104,6 +108,9 @@ async def search(db: Database, ns: Namespace, query: SearchQuery) -> SearchResul
 
     if words:
         await _bm25(db, ns, query, words, start, end, query.valid_at or now, vote)
+        if embedder is not None:
+            vector = (await embedder.embed([text]))[0]
+            await _nearest(db, ns, query, vector, start, end, query.valid_at or now, vote)
     await _expand(db, ns, query, hits, vote)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.kind.value, h.id))[:query.limit]
     await _load(db, ns, ranked)
@@ -121,9 +128,12 @@ def _check(query: SearchQuery) -> None:
             require_aware(moment, name)
 
 
-# Per kind: the statement that queries its index, and the indexed text property.
+# Per kind: the statement that queries its fulltext index, and the indexed text property.
 _INDEXED = {Kind.EPISODE: ("search/episodes", "content"), Kind.FACT: ("search/facts", "text"),
             Kind.SUMMARY: ("search/summaries", "text"), Kind.ENTITY: ("search/entities", "name")}
+_VECTOR = {Kind.EPISODE: "search/episodes_vector", Kind.FACT: "search/facts_vector",
+           Kind.SUMMARY: "search/summaries_vector", Kind.ENTITY: "search/entities_vector"}
+VECTOR_OVERFETCH = 10  # the vector index spans namespaces: fetch more, keep this one's
 
 
 async def _bm25(db: Database, ns: Namespace, query: SearchQuery, words: list[str],
@@ -138,6 +148,19 @@ async def _bm25(db: Database, ns: Namespace, query: SearchQuery, words: list[str
             start=to_native(start), end=to_native(end))
         for rank, row in enumerate(rows, start=1):
             vote(kind, row["id"], Match("bm25", rank))
+
+
+async def _nearest(db: Database, ns: Namespace, query: SearchQuery, vector: list[float],
+                   start: datetime | None, end: datetime | None, valid_at: datetime,
+                   vote: Vote) -> None:
+    for kind in query.kinds:
+        rows = await db.read(
+            _VECTOR[kind], ns=ns, vector=vector, k=query.limit * 2 * VECTOR_OVERFETCH,
+            limit=query.limit * 2, min_score=(1 + query.min_similarity) / 2,  # Neo4j's scale
+            session_id=query.session_id, valid_at=to_native(valid_at),
+            history=query.include_history, start=to_native(start), end=to_native(end))
+        for rank, row in enumerate(rows, start=1):
+            vote(kind, row["id"], Match("vector", rank))
 
 
 async def _expand(db: Database, ns: Namespace, query: SearchQuery,

@@ -4,7 +4,8 @@ OPTIONAL MATCH (:Alias {ns: $ns, key: n.key})-[:ALIAS_OF]->(aliased:Entity {ns: 
 CALL (n, aliased) {
   WITH n, aliased WHERE aliased IS NULL
   MERGE (e:Entity {ns: $ns, key: n.key})
-    ON CREATE SET e.id = 'ent_' + replace(randomUUID(), '-', ''), e.name = n.name,
+    ON CREATE SET e:EmbedPending, e.id = 'ent_' + replace(randomUUID(), '-', ''),
+                  e.name = n.name,
                   e.type = n.type, e.created_at = $now
   SET e.type = coalesce(e.type, n.type)
   RETURN e

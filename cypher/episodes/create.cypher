@@ -1,6 +1,6 @@
 // Append new episodes (the batch is already checked for duplicates) and join their sessions.
 UNWIND $episodes AS row
-CREATE (e:Episode)
+CREATE (e:Episode:EmbedPending)
 SET e = row, e.ns = $ns
 WITH e
 CALL (e) {

@@ -6,7 +6,7 @@ MATCH (s:Entity {ns: $ns, id: f.subject_id})
 OPTIONAL MATCH (oe:Entity {ns: $ns, id: f.object_id})
 OPTIONAL MATCH (ov:Value {ns: $ns, id: f.object_id})
 WITH f, s, coalesce(oe, ov) AS o
-CREATE (fact:Fact {
+CREATE (fact:Fact:EmbedPending {
   id: f.id, ns: $ns, identity: f.identity, subject: f.subject, predicate: f.predicate,
   object: f.object, object_kind: f.object_kind, text: f.text, confidence: f.confidence,
   source: f.source, asserted_by: f.asserted_by, valid_from: f.valid_from,

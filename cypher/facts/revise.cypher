@@ -5,7 +5,7 @@ UNWIND $revisions AS r
 MATCH (old:Fact {ns: $ns, id: r.of})-[:SUBJECT]->(s)
 MATCH (old)-[:OBJECT]->(o)
 MATCH (s)-[old_edge {fact_id: old.id}]->(o)
-CREATE (fact:Fact)
+CREATE (fact:Fact:EmbedPending)
 SET fact = old {.*, id: r.id, valid_from: r.valid_from, valid_to: r.valid_to,
                 status: r.status, recorded_at: $now, retracted_at: null, reason: null}
 CREATE (fact)-[:REVISES {at: $now}]->(old)

@@ -12,6 +12,7 @@ from strawberry.types import Info as _Info
 from graphmem.auth import Principal
 from graphmem.config import Settings
 from graphmem.db import Database
+from graphmem.embeddings import Embedder
 from graphmem.namespaces import Namespace, parse_namespace
 
 
@@ -20,6 +21,7 @@ class Context:
     db: Database
     principal: Principal
     settings: Settings
+    embedder: Embedder | None = None
     loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
 
     def namespace(self, raw: str) -> Namespace:

@@ -29,7 +29,8 @@ class _GraphQLView(GraphQL[Context, None]):
         runtime = request.app.state.runtime
         # Absent only for the GraphiQL page itself, which runs no operation.
         principal: Principal = request.scope.get("graphmem.principal", NOBODY)
-        return Context(db=runtime.db, principal=principal, settings=self.settings)
+        return Context(db=runtime.db, principal=principal, settings=self.settings,
+                       embedder=runtime.embedder)
 
 
 class GraphQLEndpoint:

@@ -27,7 +27,8 @@ SearchKind = strawberry.enum(domain.Kind, name="SearchKind", description="What a
 @strawberry.type(description="One retriever's vote for a hit.")
 class Match:
     retriever: str = strawberry.field(
-        description="`bm25` (Lucene fulltext) or `graph` (expanded from another hit).")
+        description="`bm25` (Lucene fulltext), `vector` (embedding similarity) or `graph` "
+                    "(expanded from another hit).")
     rank: int = strawberry.field(description="1-based rank within that retriever's list.")
     via: str | None = strawberry.field(description="For `graph`: the hit it came from.")
 
@@ -93,7 +94,8 @@ async def search(
         text=query, limit=limit,
         kinds=tuple(domain.Kind(k) for k in kinds) if kinds else tuple(domain.Kind),
         session_id=session_id, start=start, end=end, valid_at=valid_at,
-        include_history=include_history, reference_time=reference_time))
+        include_history=include_history, reference_time=reference_time,
+        min_similarity=ctx.settings.vector_min_similarity), ctx.embedder)
     return SearchResult(time_range=TimeRange.of(found.time_range), hits=[SearchHit(
         kind=h.kind, score=h.score,
         matches=[Match(retriever=m.retriever, rank=m.rank, via=m.via) for m in h.matches],
@@ -150,7 +152,8 @@ async def recall(
     ctx = info.context
     ns = ctx.namespace(namespace)
     found = await recall_domain.recall(ctx.db, ns, query, session_id, reference_time,
-                                       token_budget)
+                                       token_budget, ctx.embedder,
+                                       ctx.settings.vector_min_similarity)
     return RecallResult(
         pieces=[RecallPiece(layer=p.layer, text=p.text, tokens=p.tokens,
                             summary=Summary.of(p.summary) if p.summary else None,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphmem.db import Database
+from graphmem.embeddings import LocalEmbedder, embed_all_pending
 from tests.api.test_conflicts import RECORD, said
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient
@@ -21,7 +23,7 @@ query($ns: String!, $q: String!, $kinds: [SearchKind!], $session: String, $ref: 
 }"""
 
 
-async def seed(gql: GraphQLClient, ns: str) -> None:
+async def seed(gql: GraphQLClient, ns: str, db: Database) -> None:
     await gql.ok(RECORD, ns=ns, eps=[
         said("m1", "2026-10-05T09:00:00Z", "I adopted a dog called Biscuit"),
         said("m2", "2026-10-20T09:00:00Z", "Biscuit hates the vacuum cleaner"),
@@ -30,6 +32,8 @@ async def seed(gql: GraphQLClient, ns: str) -> None:
     await gql.ok(ASSERT, ns=ns, facts=[
         fact("user", "owns", "Biscuit", evidence=["m1"], objectType="dog"),
         fact("user", "plans_trip_to", "Kyoto", evidence=["m3"])])
+    # The service embeds in the background; settle it now so rankings are deterministic.
+    await embed_all_pending(db, LocalEmbedder(), 256)
 
 
 def shown(hit: dict[str, Any]) -> str:
@@ -41,22 +45,23 @@ def shown(hit: dict[str, Any]) -> str:
     raise AssertionError(hit)
 
 
-async def test_search_fuses_kinds_and_explains(gql: GraphQLClient, ns: str) -> None:
-    await seed(gql, ns)
+async def test_search_fuses_kinds_and_explains(gql: GraphQLClient, ns: str,
+                                              db: Database) -> None:
+    await seed(gql, ns, db)
     result = (await gql.ok(SEARCH, ns=ns, q="Biscuit"))["search"]
     found = [shown(h) for h in result["hits"]]
     assert found[0] in ("EPISODE:m1", "ENTITY:Biscuit", "FACT:Biscuit")
     assert {"EPISODE:m1", "EPISODE:m2", "FACT:Biscuit", "ENTITY:Biscuit"} <= set(found)
     m1 = next(h for h in result["hits"] if shown(h) == "EPISODE:m1")
     # Found by its words and as the evidence of the fact hit: both votes are shown.
-    assert {m["retriever"] for m in m1["matches"]} == {"bm25", "graph"}
+    assert {m["retriever"] for m in m1["matches"]} == {"bm25", "vector", "graph"}
     assert "EPISODE:m3" not in found
     scores = [h["score"] for h in result["hits"]]
     assert scores == sorted(scores, reverse=True)
 
 
-async def test_time_words_filter_episodes(gql: GraphQLClient, ns: str) -> None:
-    await seed(gql, ns)
+async def test_time_words_filter_episodes(gql: GraphQLClient, ns: str, db: Database) -> None:
+    await seed(gql, ns, db)
     result = (await gql.ok(SEARCH, ns=ns, q="what did I say about Biscuit last month",
                            kinds=["EPISODE"], ref="2026-11-29T12:00:00Z"))["search"]
     assert result["timeRange"]["expression"] == "last month"
@@ -90,8 +95,9 @@ query($ns: String!, $q: String!, $session: String, $budget: Int! = 1000, $ref: D
 }"""
 
 
-async def test_recall_layers_follow_the_rules(gql: GraphQLClient, ns: str) -> None:
-    await seed(gql, ns)
+async def test_recall_layers_follow_the_rules(gql: GraphQLClient, ns: str,
+                                             db: Database) -> None:
+    await seed(gql, ns, db)
     episodes = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, first: 10) {
         nodes { id } } }""", ns=ns)
     await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
@@ -102,7 +108,7 @@ async def test_recall_layers_follow_the_rules(gql: GraphQLClient, ns: str) -> No
     plain = (await gql.ok(RECALL, ns=ns, q="Does my dog like walks?", session="chat"))["recall"]
     ran = {s["layer"]: s["ran"] for s in plain["plan"]}
     assert ran == {"summary": True, "facts": True, "episodes": False}
-    assert [p["layer"] for p in plain["pieces"]][0] == "summary"
+    assert plain["pieces"][0]["layer"] == "summary"
     assert "user owns Biscuit (since 2026-10-05)" in [p["text"] for p in plain["pieces"]]
     assert plain["entities"] == [{"name": "user"}]
     assert plain["tokensUsed"] == sum(p["tokens"] for p in plain["pieces"])
@@ -125,3 +131,10 @@ async def test_recall_layers_follow_the_rules(gql: GraphQLClient, ns: str) -> No
                           budget=50))["recall"]
     assert tight["tokensUsed"] <= 50
     assert sum(s["leftOut"] for s in tight["plan"]) >= 1
+
+
+async def test_vectors_find_what_words_miss(gql: GraphQLClient, ns: str, db: Database) -> None:
+    await seed(gql, ns, db)
+    result = (await gql.ok(SEARCH, ns=ns, q="my puppy", kinds=["EPISODE"]))["search"]
+    assert [shown(h) for h in result["hits"]] == ["EPISODE:m1"]  # "a dog called Biscuit"
+    assert [m["retriever"] for m in result["hits"][0]["matches"]] == ["vector"]

@@ -1,0 +1,147 @@
+"""Embeddings: pluggable embedders, the vector indexes sized for them, and the worker that
+embeds new memory off the request path.
+
+- ``local``: WordLlama (``wordllama`` on PyPI). Its 256-dimension model and tokenizer ship
+  inside the 19 MB wheel, so it loads offline in about half a second and embeds thousands of
+  texts a second on a CPU. It is a static (bag-of-token-vectors) model: good at topical
+  similarity, blind to word order — BM25 and the graph carry precision.
+- ``openai``: any OpenAI-compatible ``/embeddings`` endpoint through the ``openai`` client
+  (base URL, model, dimension, batch size; retries with backoff are the client's).
+- ``none``: no vectors; search runs on BM25 and the graph.
+
+New episodes, facts, summaries and entities are written with an ``EmbedPending`` label; the
+worker embeds them in batches. They are searchable by BM25 at once, by vector once embedded.
+The vector indexes record the embedder they were built for; a different embedder is refused
+until ``graphmem reembed`` rebuilds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+from graphmem.config import Settings
+from graphmem.cypher import split_statements, statement
+from graphmem.db import Database
+from graphmem.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+
+class Embedder(Protocol):
+    name: str  # model identity, recorded with the vector indexes
+    dimension: int
+
+    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+class LocalEmbedder:
+    name = "wordllama/l2_supercat_256"
+    dimension = 256
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        vectors = await asyncio.to_thread(_wordllama().embed, texts, norm=True)
+        return [[float(x) for x in row] for row in vectors]
+
+
+@cache
+def _wordllama():  # type: ignore[no-untyped-def]
+    import wordllama
+    from wordllama import WordLlama
+
+    # The wheel ships weights and tokenizer; point the loader at them and forbid downloads.
+    return WordLlama.load(dim=256, cache_dir=Path(wordllama.__file__).parent,
+                          disable_download=True)
+
+
+class OpenAIEmbedder:
+    def __init__(self, settings: Settings) -> None:
+        from openai import AsyncOpenAI
+
+        key = settings.embedding_api_key
+        self.client = AsyncOpenAI(base_url=settings.embedding_base_url,
+                                  api_key=key.get_secret_value() if key else "unused",
+                                  timeout=settings.embedding_timeout_s, max_retries=4)
+        self.model = settings.embedding_model
+        self.name = f"openai/{settings.embedding_model}"
+        self.dimension = settings.embedding_dimension
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        response = await self.client.embeddings.create(model=self.model, input=texts,
+                                                       dimensions=self.dimension)
+        vectors = [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
+        if any(len(v) != self.dimension for v in vectors):
+            raise ConfigError(f"{self.name} returned vectors that are not {self.dimension}-"
+                              "dimensional: set GRAPHMEM_EMBEDDING_DIMENSION to match")
+        return vectors
+
+
+def make_embedder(settings: Settings) -> Embedder | None:
+    if settings.embedder == "local":
+        return LocalEmbedder()
+    if settings.embedder == "openai":
+        return OpenAIEmbedder(settings)
+    return None
+
+
+async def ensure_space(db: Database, embedder: Embedder) -> None:
+    """Create the vector indexes for this embedder, or refuse a different one."""
+    rows = await db.read("embeddings/space")
+    if rows and (rows[0]["model"], rows[0]["dimension"]) != (embedder.name, embedder.dimension):
+        raise ConfigError(
+            f"the vector indexes were built for {rows[0]['model']} ({rows[0]['dimension']} "
+            f"dimensions), not {embedder.name} ({embedder.dimension}): run `graphmem reembed`")
+    for text in split_statements(statement("embeddings/create_indexes")):
+        await db.run_schema(text, dimension=embedder.dimension)
+    if not rows:
+        await db.write("embeddings/record_space", model=embedder.name,
+                       dimension=embedder.dimension)
+
+
+async def reembed(db: Database, embedder: Embedder) -> None:
+    """Switch embedders: rebuild the vector indexes and queue everything for embedding."""
+    for text in split_statements(statement("embeddings/drop_indexes")):
+        await db.run_schema(text)
+    await db.run_auto("embeddings/mark_all")
+    await db.write("embeddings/record_space", model=embedder.name, dimension=embedder.dimension)
+    await ensure_space(db, embedder)
+
+
+async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
+    """Embed one batch of waiting nodes; how many were embedded (0: nothing waits)."""
+    rows = await db.read("embeddings/pending", limit=batch)
+    if not rows:
+        return 0
+    vectors = await embedder.embed([row["text"] or "" for row in rows])
+    await db.write("embeddings/store", rows=[
+        {"element_id": row["element_id"], "vector": vector}
+        for row, vector in zip(rows, vectors, strict=True)])
+    return len(rows)
+
+
+async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int:
+    total = 0
+    while done := await embed_pending(db, embedder, batch):
+        total += done
+    return total
+
+
+async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
+    """Forever: embed what waits, rest briefly when nothing does. Failures back off."""
+    delay = 0.5
+    while True:
+        try:
+            done = await embed_pending(db, embedder, batch)
+            delay = 0.5
+            if not done:
+                await asyncio.sleep(0.5)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # keep embedding after a transient failure
+            log.warning("embedding batch failed (%s); retrying in %.1fs",
+                        type(exc).__name__, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 30.0)
