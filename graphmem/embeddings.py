@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from functools import cache
 from pathlib import Path
 from typing import Protocol
@@ -115,11 +116,21 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     rows = await db.read("embeddings/pending", limit=batch)
     if not rows:
         return 0
-    vectors = await embedder.embed([row["text"] or "" for row in rows])
+    texts = [row for row in rows if (row["text"] or "").strip()]
+    vectors = dict(zip((row["element_id"] for row in texts),
+                       await embedder.embed([row["text"] for row in texts]) if texts else [],
+                       strict=True))
     await db.write("embeddings/store", rows=[
-        {"element_id": row["element_id"], "vector": vector}
-        for row, vector in zip(rows, vectors, strict=True)])
+        {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
+        for row in rows])
     return len(rows)
+
+
+def usable(vector: list[float] | None) -> list[float] | None:
+    """A vector the index can use: finite and not all zeros (no words the model knows)."""
+    if vector is None or not all(math.isfinite(x) for x in vector) or not any(vector):
+        return None
+    return vector
 
 
 async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int:

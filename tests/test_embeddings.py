@@ -11,7 +11,7 @@ import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from pydantic import SecretStr
@@ -27,9 +27,9 @@ DIMENSION = 8
 
 
 class _Embeddings(BaseHTTPRequestHandler):
-    seen: list[dict[str, Any]] = []
+    seen: ClassVar[list[dict[str, Any]]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         _Embeddings.seen.append({"path": self.path, "auth": self.headers.get("Authorization"),
                                  **body})
@@ -59,12 +59,21 @@ def endpoint() -> Iterator[str]:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/v1"
     server.shutdown()
+    server.server_close()
 
 
 async def test_local_embedder_is_offline_and_normalised() -> None:
     vectors = await embeddings.LocalEmbedder().embed(["I adopted a dog", "my puppy", "Kyoto"])
     assert [len(v) for v in vectors] == [256] * 3
     assert all(abs(sum(x * x for x in v) - 1) < 1e-3 for v in vectors)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+async def test_unusable_vectors_are_not_stored() -> None:
+    [empty] = await embeddings.LocalEmbedder().embed([""])  # no tokens: NaN after norm
+    assert embeddings.usable(empty) is None
+    assert embeddings.usable([0.0] * 4) is None
+    assert embeddings.usable([0.5, 0.5]) == [0.5, 0.5]
 
 
 async def test_new_memory_is_embedded_off_the_request_path(db: Database, ns: str) -> None:

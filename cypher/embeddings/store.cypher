@@ -1,7 +1,9 @@
-// Store embeddings and clear the pending mark.
+// Store embeddings and clear the pending mark (a node with no usable text gets no vector).
 UNWIND $rows AS row
 MATCH (n:EmbedPending)
 WHERE elementId(n) = row.element_id
-CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)
 REMOVE n:EmbedPending
+WITH n, row
+WHERE row.vector IS NOT NULL
+CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)
 RETURN count(n) AS stored
