@@ -152,6 +152,31 @@ def keys_revoke(key_id: str = typer.Argument(..., help="The id shown by `keys li
     typer.echo(f"revoked {key_id}")
 
 
+@app.command("reembed")
+def reembed() -> None:
+    """Rebuild the vector indexes for the configured embedder and embed everything again."""
+    from graphmem import embeddings
+
+    settings = get_settings()
+    embedder = embeddings.make_embedder(settings)
+    if embedder is None:
+        raise GraphmemError("GRAPHMEM_EMBEDDER is none: nothing to embed with")
+
+    async def work(db: Database) -> int:
+        await embeddings.reembed(db, embedder)
+        total = (await db.read("embeddings/pending_count"))[0]["pending"]
+        with typer.progressbar(length=total, label=f"embedding with {embedder.name}") as bar:
+            done = 0
+            while step := await embeddings.embed_pending(db, embedder,
+                                                         settings.embedding_batch_size):
+                bar.update(step)
+                done += step
+        return done
+
+    ensure_neo4j(settings)
+    typer.echo(f"embedded {with_database(work)} nodes")
+
+
 @app.command("serve")
 def serve(
     host: str | None = typer.Option(None, help="Bind address (default GRAPHMEM_HOST)."),
