@@ -8,7 +8,7 @@ from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
 from tests.api.test_conflicts import RECORD, said
 from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient
+from tests.conftest import GraphQLClient, delete_namespace
 
 SEARCH = """
 query($ns: String!, $q: String!, $kinds: [SearchKind!], $session: String, $ref: DateTime,
@@ -138,3 +138,23 @@ async def test_vectors_find_what_words_miss(gql: GraphQLClient, ns: str, db: Dat
     result = (await gql.ok(SEARCH, ns=ns, q="my puppy", kinds=["EPISODE"]))["search"]
     assert [shown(h) for h in result["hits"]] == ["EPISODE:m1"]  # "a dog called Biscuit"
     assert [m["retriever"] for m in result["hits"][0]["matches"]] == ["vector"]
+
+
+async def test_every_retriever_stays_in_its_namespace(gql: GraphQLClient, db: Database,
+                                                      ns: str) -> None:
+    other = f"{ns}-twin"
+    try:
+        for space, city in ((ns, "Lisbon"), (other, "Lisboa")):
+            await gql.ok(RECORD, ns=space, eps=[said("m1", "2026-10-05T09:00:00Z",
+                                                     f"I moved to {city} with my dog")])
+            await gql.ok(ASSERT, ns=space, facts=[fact("user", "lives_in", city,
+                                                       evidence=["m1"])])
+        await embed_all_pending(db, LocalEmbedder(), 256)
+        for q in ("moved dog", "relocated with a puppy", "user"):
+            result = (await gql.ok(SEARCH, ns=ns, q=q))["search"]
+            assert result["hits"], q
+            assert "Lisboa" not in str(result), q
+            retrievers = {m["retriever"] for h in result["hits"] for m in h["matches"]}
+            assert retrievers & {"bm25", "vector"}, q
+    finally:
+        await delete_namespace(db, other)
