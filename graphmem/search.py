@@ -78,6 +78,7 @@ class SearchQuery:
     include_history: bool = False
     reference_time: datetime | None = None  # for "last month" (default now)
     min_similarity: float = 0.2  # cosine; weaker vector matches are dropped
+    retrievers: frozenset[str] = frozenset({"bm25", "vector", "graph"})  # for evaluation
 
 
 @dataclass(frozen=True)
@@ -106,12 +107,13 @@ async def search(db: Database, ns: Namespace, query: SearchQuery,
         hit.matches.append(match)
         hit.score += 1.0 / (RRF_K + match.rank)
 
-    if words:
+    if words and "bm25" in query.retrievers:
         await _bm25(db, ns, query, words, start, end, query.valid_at or now, vote)
-        if embedder is not None:
-            vector = (await embedder.embed([text]))[0]
-            await _nearest(db, ns, query, vector, start, end, query.valid_at or now, vote)
-    await _expand(db, ns, query, hits, vote)
+    if words and embedder is not None and "vector" in query.retrievers:
+        vector = (await embedder.embed([text]))[0]
+        await _nearest(db, ns, query, vector, start, end, query.valid_at or now, vote)
+    if "graph" in query.retrievers:
+        await _expand(db, ns, query, hits, vote)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.kind.value, h.id))[:query.limit]
     await _load(db, ns, ranked)
     return SearchResult([h for h in ranked if _loaded(h)], time_range)
