@@ -79,6 +79,7 @@ class SearchQuery:
     reference_time: datetime | None = None  # for "last month" (default now)
     min_similarity: float = 0.2  # cosine; weaker vector matches are dropped
     retrievers: frozenset[str] = frozenset({"bm25", "vector", "graph"})  # for evaluation
+    neighbours: bool = False  # an episode hit also brings the turns around it
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,16 @@ async def _nearest(db: Database, ns: Namespace, query: SearchQuery, vector: list
 
 async def _expand(db: Database, ns: Namespace, query: SearchQuery,
                   hits: dict[tuple[Kind, str], Hit], vote: Vote) -> None:
-    """A fact hit brings its evidence episodes; an entity hit its current facts."""
+    """A fact hit brings its evidence episodes; an entity hit its current facts; on request,
+    an episode hit the turns just before and after it in its session."""
     best = {key: min(m.rank for m in hit.matches) for key, hit in hits.items()}
+    episode_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.EPISODE}
+    if query.neighbours and episode_ranks:
+        rows = await db.read("search/expand_neighbours", ns=ns,
+                             episode_ids=sorted(episode_ranks))
+        for row in rows:
+            vote(Kind.EPISODE, row["id"], Match("graph", episode_ranks[row["episode_id"]],
+                                                row["episode_id"]))
     fact_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.FACT}
     if Kind.EPISODE in query.kinds and fact_ranks:
         rows = await db.read("search/expand_facts", ns=ns, fact_ids=sorted(fact_ranks))

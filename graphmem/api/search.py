@@ -84,6 +84,9 @@ async def search(
     reference_time: Annotated[datetime | None, strawberry.argument(
         description="\"Now\" for time words in the query (default: the server's now).")
     ] = None,
+    neighbours: Annotated[bool, strawberry.argument(
+        description="Episode hits also bring the turns just before and after them.")
+    ] = False,
 ) -> SearchResult:
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
@@ -95,7 +98,8 @@ async def search(
         kinds=tuple(domain.Kind(k) for k in kinds) if kinds else tuple(domain.Kind),
         session_id=session_id, start=start, end=end, valid_at=valid_at,
         include_history=include_history, reference_time=reference_time,
-        min_similarity=ctx.settings.vector_min_similarity), ctx.embedder)
+        min_similarity=ctx.settings.vector_min_similarity, neighbours=neighbours),
+        ctx.embedder)
     return SearchResult(time_range=TimeRange.of(found.time_range), hits=[SearchHit(
         kind=h.kind, score=h.score,
         matches=[Match(retriever=m.retriever, rank=m.rank, via=m.via) for m in h.matches],

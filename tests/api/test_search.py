@@ -158,3 +158,15 @@ async def test_every_retriever_stays_in_its_namespace(gql: GraphQLClient, db: Da
             assert retrievers & {"bm25", "vector"}, q
     finally:
         await delete_namespace(db, other)
+
+
+async def test_neighbours_bring_the_surrounding_turns(gql: GraphQLClient, ns: str,
+                                                     db: Database) -> None:
+    await seed(gql, ns, db)
+    query = """query($ns: String!, $n: Boolean!) { search(namespace: $ns, query: "vacuum",
+        kinds: [EPISODE], neighbours: $n) { hits { episode { externalId }
+        matches { retriever via } } } }"""
+    alone = (await gql.ok(query, ns=ns, n=False))["search"]["hits"]
+    around = (await gql.ok(query, ns=ns, n=True))["search"]["hits"]
+    assert [h["episode"]["externalId"] for h in alone] == ["m2"]
+    assert {h["episode"]["externalId"] for h in around} == {"m1", "m2", "m3"}
