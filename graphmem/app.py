@@ -24,6 +24,7 @@ from graphmem.config import Settings, get_settings
 from graphmem.db import Database, open_database, wait_until_reachable
 from graphmem.embeddings import Embedder
 from graphmem.errors import GraphmemError
+from graphmem.fact_cache import FactCache
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ class Runtime:
     settings: Settings
     db: Database
     embedder: Embedder | None = None
+    fact_cache: FactCache = field(default_factory=FactCache)
     ready: bool = False
     problem: str | None = "starting"
     _task: asyncio.Task[None] | None = field(default=None, repr=False)

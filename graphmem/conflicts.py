@@ -74,7 +74,8 @@ async def resolve(db: Database, ns: Namespace, conflict_id: str, keep: str, reas
 async def _resolve(tx: Tx, ns: Namespace, conflict_id: str, keep: str, reason: str,
                    actor: str | None) -> Conflict:
     conflict, candidates = await _load(tx, ns, conflict_id)
-    await entities.lock(tx, ns, sorted({c["subject_id"] for c in candidates}))
+    await entities.lock(tx, ns, sorted({i for c in candidates
+                                        for i in (c["subject_id"], c["object_entity_id"]) if i}))
     conflict, candidates = await _load(tx, ns, conflict_id)  # re-read under the lock
     if conflict.status is not ConflictStatus.OPEN:
         raise InvalidInput(f"conflict {conflict_id!r} is already resolved", field="conflictId")

@@ -61,7 +61,10 @@ async def resolve(tx: Tx, ns: Namespace, names: dict[str, str | None]) -> dict[s
 
 async def lock(tx: Tx, ns: Namespace, ids: list[str]) -> None:
     """Take each entity's write lock, in a fixed order so writers cannot deadlock. An entity
-    gone by then was merged away by a concurrent write: the caller should retry."""
+    gone by then was merged away by a concurrent write: the caller should retry.
+
+    The rule every write follows: a change to a fact locks the entities at both its ends, so
+    an entity's ``write_version`` moves whenever any of its facts does (caches key on it)."""
     wanted = sorted(set(ids))
     rows = await tx.run("entities/lock", ns=ns, ids=wanted)
     if rows[0]["locked"] < len(wanted):

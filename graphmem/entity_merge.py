@@ -48,7 +48,10 @@ async def _merge(tx: Tx, ns: Namespace, into_name: str, merged_name: str,
     if into.id == merged.id:
         raise InvalidInput(f"{merged_name!r} and {into_name!r} are already one entity",
                            field="entity")
-    await entities.lock(tx, ns, [into.id, merged.id])
+    # Every entity sharing a fact with either changes too (names, identities, statuses).
+    neighbours = [row["id"] for row in await tx.run("entities/neighbours", ns=ns,
+                                                    ids=[into.id, merged.id])]
+    await entities.lock(tx, ns, [into.id, merged.id, *neighbours])
     now = datetime.now(UTC)
     why = reason or f"merged {merged.name!r} into {into.name!r}"
     merge_id = f"merge_{uuid.uuid4().hex}"

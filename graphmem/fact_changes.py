@@ -65,7 +65,7 @@ async def _believed_fact(tx: Tx, ns: Namespace, fact_id: str) -> Fact:
     rows = await tx.run("facts/for_change", ns=ns, id=fact_id)
     if not rows:
         raise NotFound(f"no fact {fact_id!r} in this namespace", field="factId")
-    await entities.lock(tx, ns, [rows[0]["subject_id"]])
+    await entities.lock(tx, ns, [i for i in (rows[0]["subject_id"], rows[0]["object_id"]) if i])
     rows = await tx.run("facts/for_change", ns=ns, id=fact_id)  # re-read under the lock
     fact = Fact.from_row(rows[0]["fact"])
     if fact.retracted_at is not None:

@@ -22,6 +22,7 @@ from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
 from graphmem.episodes import Episode
 from graphmem.errors import InvalidInput
+from graphmem.fact_cache import FactCache, FactsAbout
 from graphmem.facts_model import Fact
 from graphmem.namespaces import Namespace
 from graphmem.search import Kind, SearchQuery, search
@@ -81,7 +82,8 @@ class Recall:
 
 async def recall(db: Database, ns: Namespace, query: str, session_id: str | None = None,
                  reference_time: datetime | None = None, token_budget: int = 1_000,
-                 embedder: Embedder | None = None, min_similarity: float = 0.2) -> Recall:
+                 embedder: Embedder | None = None, min_similarity: float = 0.2,
+                 cache: FactCache | None = None) -> Recall:
     if not query.strip() or len(query) > 1_000:
         raise InvalidInput("query must be 1-1000 characters", field="query")
     if not MIN_BUDGET <= token_budget <= MAX_BUDGET:
@@ -89,7 +91,7 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
     now = reference_time or datetime.now(UTC)
     result = Recall(token_budget=token_budget, time_range=find_time_range(query, now))
     await _summary_layer(db, ns, session_id, result)
-    found_facts = await _facts_layer(db, ns, query, result)
+    found_facts = await _facts_layer(db, ns, query, result, cache)
     await _episodes_layer(db, ns, SearchQuery(text=query, limit=20, kinds=(Kind.EPISODE,),
                                               reference_time=now,
                                               min_similarity=min_similarity),
@@ -113,15 +115,16 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None,
                               summary=summary)])
 
 
-async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall) -> int:
+async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall,
+                       cache: FactCache | None) -> int:
     linked = await _link_entities(db, ns, query)
-    result.entities = linked
+    result.entities = list(linked)
     if not linked:
         result.plan.append(Step("facts", False, "the query names no known entity"))
         return 0
     step = Step("facts", True, "current facts about " + ", ".join(e.name for e in linked))
     result.plan.append(step)
-    about = await provenance.facts_about(db, ns, [e.id for e in linked])
+    about = await _facts_about(db, ns, linked, cache)
     seen: set[str] = set()
     candidates = []
     for outgoing, incoming in about:
@@ -152,15 +155,35 @@ async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, found
         _episode_line(h.episode)), episode=h.episode) for h in found.hits if h.episode])
 
 
-async def _link_entities(db: Database, ns: Namespace, query: str) -> list[Entity]:
+async def _link_entities(db: Database, ns: Namespace, query: str) -> dict[Entity, int]:
+    """Entities named in the query (word n-grams against names and aliases), with versions."""
     words = re.findall(r"[\w'.-]+", query)
     keys = {entities.entity_key(" ".join(words[i:i + n]).strip(".,'"))
             for n in range(1, MAX_NGRAM + 1) for i in range(len(words) - n + 1)}
     if _FIRST_PERSON.search(query):
         keys.add("user")
     rows = await db.read("entities/link", ns=ns, keys=sorted(k for k in keys if k))
-    found = await entities.by_ids(db, ns, sorted({row["id"] for row in rows}))
-    return sorted(found.values(), key=lambda e: e.name)
+    linked = {Entity.from_row(row["entity"], row["aliases"]): row["version"] for row in rows}
+    return dict(sorted(linked.items(), key=lambda item: item[0].name))
+
+
+async def _facts_about(db: Database, ns: Namespace, linked: dict[Entity, int],
+                       cache: FactCache | None) -> list[FactsAbout]:
+    """Current facts per linked entity, from the cache when the entity has not changed."""
+    now = datetime.now(UTC)
+    found: dict[str, FactsAbout] = {}
+    for entity, version in linked.items():
+        cached = cache.get(ns, entity.id, version, now) if cache else None
+        if cached is not None:
+            found[entity.id] = cached
+    missing = [e for e in linked if e.id not in found]
+    if missing:
+        fresh = await provenance.facts_about(db, ns, [e.id for e in missing])
+        for entity, pair in zip(missing, fresh, strict=True):
+            found[entity.id] = pair
+            if cache:
+                cache.put(ns, entity.id, linked[entity], now, pair)
+    return [found[e.id] for e in linked]
 
 
 def _fact_line(fact: Fact) -> str:

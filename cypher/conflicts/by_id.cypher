@@ -1,4 +1,5 @@
-// One conflict with its candidates (believed or not).
+// One conflict with its candidates (believed or not) and their endpoint entities.
 MATCH (c:Conflict {ns: $ns, id: $id})-[:CANDIDATE]->(f:Fact)-[:SUBJECT]->(s)
-WITH c, f, s ORDER BY f.recorded_at, f.id
-RETURN c {.*} AS conflict, collect(f {.*, subject_id: s.id}) AS candidates
+OPTIONAL MATCH (f)-[:OBJECT]->(o:Entity)
+WITH c, f, s, o ORDER BY f.recorded_at, f.id
+RETURN c {.*} AS conflict, collect(f {.*, subject_id: s.id, object_entity_id: o.id}) AS candidates

@@ -13,6 +13,7 @@ from graphmem.auth import Principal
 from graphmem.config import Settings
 from graphmem.db import Database
 from graphmem.embeddings import Embedder
+from graphmem.fact_cache import FactCache
 from graphmem.namespaces import Namespace, parse_namespace
 
 
@@ -22,6 +23,7 @@ class Context:
     principal: Principal
     settings: Settings
     embedder: Embedder | None = None
+    fact_cache: FactCache | None = None
     loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
 
     def namespace(self, raw: str) -> Namespace:

@@ -157,7 +157,7 @@ async def recall(
     ns = ctx.namespace(namespace)
     found = await recall_domain.recall(ctx.db, ns, query, session_id, reference_time,
                                        token_budget, ctx.embedder,
-                                       ctx.settings.vector_min_similarity)
+                                       ctx.settings.vector_min_similarity, ctx.fact_cache)
     return RecallResult(
         pieces=[RecallPiece(layer=p.layer, text=p.text, tokens=p.tokens,
                             summary=Summary.of(p.summary) if p.summary else None,
