@@ -1,10 +1,11 @@
 """graphmem vs raw driver Cypher on the same local Neo4j, measured in the same run.
 
-    bin/bench [--episodes 5000] [--batch 500] [--lookups 300]
+    bin/bench [--episodes 5000] [--batch 500] [--lookups 300] [--searches 200]
 
 Ingest: `recordEpisodes` through the real GraphQL app (in-process ASGI, so no socket cost is
 counted on either side) vs raw `UNWIND … CREATE` of the same rows through the driver.
 Fact lookup: `facts(where: {subject, predicate})` through GraphQL vs the equivalent Cypher.
+Retrieval: `search` and `recall` through GraphQL vs one raw vector-index query.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
 import httpx  # noqa: E402
 
+from graphmem import embeddings  # noqa: E402
 from graphmem.app import create_app  # noqa: E402
 from graphmem.auth import create_key  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
@@ -44,6 +46,16 @@ MATCH (s:Entity {ns: $ns, key: $key})<-[:SUBJECT]-(f:Fact {predicate: $predicate
 WHERE f.status IN ['active', 'disputed']
 RETURN f {.*} AS fact ORDER BY f.recorded_at DESC LIMIT 50
 """
+RAW_VECTOR = """
+CALL db.index.vector.queryNodes('episode_embedding', 10, $v) YIELD node, score
+RETURN node.id AS id, score
+"""
+GQL_SEARCH = """query($ns: String!, $q: String!) {
+  search(namespace: $ns, query: $q, limit: 10) {
+    hits { kind score matches { retriever rank } episode { id content } fact { id text } } } }"""
+GQL_RECALL = """query($ns: String!, $q: String!) {
+  recall(namespace: $ns, query: $q, tokenBudget: 500) {
+    pieces { layer text tokens } tokensUsed plan { layer ran reason } } }"""
 GQL_RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $eps) { created } }"""
 GQL_LOOKUP = """query($ns: String!, $s: String!, $p: String!) {
@@ -133,6 +145,32 @@ async def bench(args: argparse.Namespace) -> None:
             api_samples = await timed(api_lookup, args.lookups)
             raw_samples = await timed(raw_lookup, args.lookups)
 
+            # Retrieval: everything embedded first, so every retriever has its full input.
+            embedder = embeddings.LocalEmbedder()
+            await embeddings.embed_all_pending(db, embedder, 512)
+            topics = iter(range(10**9))
+
+            async def api_search() -> None:
+                await gql(GQL_SEARCH, ns=ns_api, q=f"about topic {next(topics) % 97}")
+
+            async def api_recall() -> None:
+                i = next(topics)
+                await gql(GQL_RECALL, ns=ns_api, q=f"what does person {i % 100} like, and "
+                                                   f"what did I say about topic {i % 97}?")
+
+            vectors = await embedder.embed([f"about topic {t}" for t in range(97)])
+
+            async def raw_vector() -> None:
+                records, _, _ = await db.driver.execute_query(
+                    RAW_VECTOR, {"v": vectors[next(topics) % 97]}, routing_="r")
+                assert records
+
+            for work in (api_search, api_recall, raw_vector):
+                await timed(work, 20)  # warm
+            search_samples = await timed(api_search, args.searches)
+            recall_samples = await timed(api_recall, args.searches)
+            vector_samples = await timed(raw_vector, args.searches)
+
         await cleanup(db, [ns_api, ns_raw])
     await db.close()
 
@@ -146,6 +184,13 @@ async def bench(args: argparse.Namespace) -> None:
         print(f"{label:<34}{api_ms:>14.2f}{raw_ms:>14.2f}{api_ms / raw_ms:>8.2f}x")
     print(f"{'fact lookup mean (ms)':<34}{statistics.mean(api_samples) * 1000:>14.2f}"
           f"{statistics.mean(raw_samples) * 1000:>14.2f}")
+    print(f"\nretrieval over {args.episodes} episodes, {args.searches} queries each; baseline: "
+          "one raw vector-index query through the driver (query vector precomputed)\n")
+    for name, samples in (("search", search_samples), ("recall", recall_samples)):
+        for label, q in (("p50", 0.5), ("p95", 0.95)):
+            api_ms, raw_ms = pct(samples, q), pct(vector_samples, q)
+            print(f"{name + ' ' + label + ' (ms)':<34}{api_ms:>14.2f}{raw_ms:>14.2f}"
+                  f"{api_ms / raw_ms:>8.2f}x")
 
 
 async def cleanup(db: Database, namespaces: list[str]) -> None:
@@ -164,6 +209,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=5000)
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--lookups", type=int, default=300)
+    parser.add_argument("--searches", type=int, default=200)
     asyncio.run(bench(parser.parse_args()))
 
 
