@@ -11,6 +11,7 @@ becomes a time range over episodes.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import defaultdict
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from graphmem import entities, episodes, facts, provenance, summaries
-from graphmem.db import Database
+from graphmem.db import Database, Row
 from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
 from graphmem.episodes import Episode
@@ -142,13 +143,16 @@ VECTOR_OVERFETCH = 10  # the vector index spans namespaces: fetch more, keep thi
 async def _bm25(db: Database, ns: Namespace, query: SearchQuery, words: list[str],
                 start: datetime | None, end: datetime | None, valid_at: datetime,
                 vote: Vote) -> None:
-    for kind in query.kinds:
+    async def one(kind: Kind) -> tuple[Kind, list[Row]]:
         name, field = _INDEXED[kind]
         lucene = f'ns:"{ns}" AND {field}:({" ".join(words)})'
-        rows = await db.read(
+        return kind, await db.read(
             name, ns=ns, lucene=lucene, limit=query.limit * 2, session_id=query.session_id,
             valid_at=to_native(valid_at), history=query.include_history,
             start=to_native(start), end=to_native(end))
+
+    # One index per kind, queried concurrently (each is an independent read).
+    for kind, rows in await asyncio.gather(*(one(kind) for kind in query.kinds)):
         for rank, row in enumerate(rows, start=1):
             vote(kind, row["id"], Match("bm25", rank))
 
@@ -156,12 +160,14 @@ async def _bm25(db: Database, ns: Namespace, query: SearchQuery, words: list[str
 async def _nearest(db: Database, ns: Namespace, query: SearchQuery, vector: list[float],
                    start: datetime | None, end: datetime | None, valid_at: datetime,
                    vote: Vote) -> None:
-    for kind in query.kinds:
-        rows = await db.read(
+    async def one(kind: Kind) -> tuple[Kind, list[Row]]:
+        return kind, await db.read(
             _VECTOR[kind], ns=ns, vector=vector, k=query.limit * 2 * VECTOR_OVERFETCH,
             limit=query.limit * 2, min_score=(1 + query.min_similarity) / 2,  # Neo4j's scale
             session_id=query.session_id, valid_at=to_native(valid_at),
             history=query.include_history, start=to_native(start), end=to_native(end))
+
+    for kind, rows in await asyncio.gather(*(one(kind) for kind in query.kinds)):
         for rank, row in enumerate(rows, start=1):
             vote(kind, row["id"], Match("vector", rank))
 
@@ -193,21 +199,21 @@ async def _expand(db: Database, ns: Namespace, query: SearchQuery,
 
 
 async def _load(db: Database, ns: Namespace, ranked: list[Hit]) -> None:
-    by_kind: dict[Kind, list[str]] = defaultdict(list)
+    ids: dict[Kind, list[str]] = defaultdict(list)
     for hit in ranked:
-        by_kind[hit.kind].append(hit.id)
-    found_episodes = await episodes.by_ids(db, ns, by_kind[Kind.EPISODE]) \
-        if by_kind[Kind.EPISODE] else {}
-    found_facts = await facts.by_ids(db, ns, by_kind[Kind.FACT]) if by_kind[Kind.FACT] else {}
-    found_summaries = await summaries.by_ids(db, ns, by_kind[Kind.SUMMARY]) \
-        if by_kind[Kind.SUMMARY] else {}
-    found_entities = await entities.by_ids(db, ns, by_kind[Kind.ENTITY]) \
-        if by_kind[Kind.ENTITY] else {}
+        ids[hit.kind].append(hit.id)
+
+    async def none(_db: Database, _ns: Namespace, _ids: list[str]) -> dict[str, object]:
+        return {}
+
+    loaders = {Kind.EPISODE: episodes.by_ids, Kind.FACT: facts.by_ids,
+               Kind.SUMMARY: summaries.by_ids, Kind.ENTITY: entities.by_ids}
+    found = dict(zip(Kind, await asyncio.gather(*(
+        (loaders[kind] if ids[kind] else none)(db, ns, ids[kind]) for kind in Kind)),
+        strict=True))
     for hit in ranked:
-        hit.episode = found_episodes.get(hit.id)
-        hit.fact = found_facts.get(hit.id)
-        hit.summary = found_summaries.get(hit.id)
-        hit.entity = found_entities.get(hit.id)
+        item = found[hit.kind].get(hit.id)
+        setattr(hit, hit.kind.value, item)
 
 
 def _loaded(hit: Hit) -> bool:
