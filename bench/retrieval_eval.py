@@ -187,19 +187,27 @@ def _user(rng: random.Random, user: str, sessions: int
     return user, eps, stated, questions
 
 
-MODES = {"bm25": {"bm25"}, "vector": {"vector"}, "bm25+vector": {"bm25", "vector"},
-         "fusion+graph": {"bm25", "vector", "graph"}}
+ALL = {"bm25", "vector", "graph"}
+MODES: dict[str, tuple[set[str], tuple[tuple[str, float], ...]]] = {
+    "bm25": ({"bm25"}, ()),
+    "vector": ({"vector"}, ()),
+    "bm25+vector": ({"bm25", "vector"}, ()),
+    "fusion+graph": (ALL, ()),  # what search does
+    "bm25 x2": (ALL, (("bm25", 2.0),)),
+    "vector x2": (ALL, (("vector", 2.0),)),
+}
 
 
 async def evaluate(db: Database, questions: list[tuple[Namespace, Question]],
                    embedder: embeddings.Embedder) -> dict[str, dict[str, tuple[float, float]]]:
     table: dict[str, dict[str, tuple[float, float]]] = {}
-    for mode, retrievers in MODES.items():
+    for mode, (retrievers, weights) in MODES.items():
         found: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
         for ns, q in questions:
             result = await search(db, ns, SearchQuery(
                 text=q.text, limit=30, kinds=(Kind.EPISODE, Kind.FACT, Kind.ENTITY),
-                reference_time=q.reference, retrievers=frozenset(retrievers)), embedder)
+                reference_time=q.reference, retrievers=frozenset(retrievers),
+                weights=weights), embedder)
             ranked = [h.episode.external_id for h in result.hits if h.episode]
             found[q.kind].append((q.answer in ranked[:5], q.answer in ranked[:10]))
             found["all"].append((q.answer in ranked[:5], q.answer in ranked[:10]))

@@ -81,6 +81,7 @@ class SearchQuery:
     min_similarity: float = 0.2  # cosine; weaker vector matches are dropped
     retrievers: frozenset[str] = frozenset({"bm25", "vector", "graph"})  # for evaluation
     neighbours: bool = False  # an episode hit also brings the turns around it
+    weights: tuple[tuple[str, float], ...] = ()  # per-retriever RRF weight (default 1 each)
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,12 @@ async def search(db: Database, ns: Namespace, query: SearchQuery,
     words = [w for w in re.findall(r"\w+", text.casefold()) if len(w) > 1]
     hits: dict[tuple[Kind, str], Hit] = {}
 
+    weights = dict(query.weights)
+
     def vote(kind: Kind, hit_id: str, match: Match) -> None:
         hit = hits.setdefault((kind, hit_id), Hit(kind, hit_id))
         hit.matches.append(match)
-        hit.score += 1.0 / (RRF_K + match.rank)
+        hit.score += weights.get(match.retriever, 1.0) / (RRF_K + match.rank)
 
     if words and "bm25" in query.retrievers:
         await _bm25(db, ns, query, words, start, end, query.valid_at or now, vote)

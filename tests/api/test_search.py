@@ -170,3 +170,15 @@ async def test_neighbours_bring_the_surrounding_turns(gql: GraphQLClient, ns: st
     around = (await gql.ok(query, ns=ns, n=True))["search"]["hits"]
     assert [h["episode"]["externalId"] for h in alone] == ["m2"]
     assert {h["episode"]["externalId"] for h in around} == {"m1", "m2", "m3"}
+
+
+async def test_superseded_facts_only_with_history(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("user", "lives_in", "Lisbon", validFrom="2026-01-01T00:00:00Z"),
+        fact("user", "lives_in", "Porto", validFrom="2026-06-01T00:00:00Z")])
+    now = (await gql.ok(SEARCH, ns=ns, q="user lives in", kinds=["FACT"]))["search"]["hits"]
+    assert [h["fact"]["object"] for h in now] == ["Porto"]
+    everything = (await gql.ok(SEARCH, ns=ns, q="user lives in", kinds=["FACT"],
+                               history=True))["search"]["hits"]
+    assert {(h["fact"]["object"], h["fact"]["status"]) for h in everything} == {
+        ("Porto", "ACTIVE"), ("Lisbon", "SUPERSEDED"), ("Lisbon", "ACTIVE")}
