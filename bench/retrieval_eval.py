@@ -12,6 +12,8 @@ as evidence. Questions of four types each name the one episode that answers them
 - paraphrase: shares none of them ("Who looks after my teeth?")
 - temporal: the keyword question plus "as I said yesterday", against a reference time
 - current: the newest of several statements ("Where do I live now?")
+- elliptic: an answer that needs the turn before it ("Porto, next month." after "Which city
+  are you moving to?"); ``--context`` measures indexing each turn with the one before it
 
 Reported: recall@5 and @10 of the answering episode, per question type, for BM25 alone,
 vector alone, BM25 + vector, and the full fusion with graph expansion.
@@ -25,7 +27,7 @@ import os
 import random
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -104,6 +106,24 @@ ATTRIBUTES = [
     ("My phone is a Pixel 8 with a cracked screen.", "What phone do I have?",
      "Which mobile device do I use?"),
 ]
+# Elliptic answers: the user's turn only makes sense after the agent's question before it.
+ELLIPTIC = [
+    ("Which city are you moving to?", "Porto, at the end of next month.",
+     "Where am I moving to?"),
+    ("What breed is the new puppy?", "A border collie, very energetic.",
+     "What breed is my puppy?"),
+    ("Who is your new dentist?", "Dr. Almeida, near the station.", "Who is my new dentist?"),
+    ("What instrument does your son play?", "The trumpet, since September.",
+     "Which instrument does my son play?"),
+    ("Where is the wedding going to be?", "In a vineyard outside Mendoza.",
+     "Where is the wedding?"),
+    ("What is your daughter allergic to?", "Shellfish, quite severely.",
+     "What is my daughter allergic to?"),
+    ("Which airline are you flying with?", "TAP, the early morning flight.",
+     "Which airline am I flying with?"),
+    ("What's your new manager's name?", "Henrik, he started on Monday.",
+     "What's my new manager's name?"),
+]
 CURRENT = [  # an attribute that changes: every value is stated, the newest is the answer
     ("I live in {} now.", "Where do I live now?", "lives_in",
      ["Lisbon", "Porto", "Madrid", "Valencia"]),
@@ -150,6 +170,7 @@ def _user(rng: random.Random, user: str, sessions: int
                                strict=True):
             changes.setdefault(when, []).append((template, question, predicate, value))
     by_session = {slot: attribute for slot, attribute in zip(slots, ATTRIBUTES, strict=True)}
+    elliptic = dict(zip(rng.sample(range(sessions), len(ELLIPTIC)), ELLIPTIC, strict=True))
     latest: dict[str, tuple[str, datetime]] = {}
     for s in range(sessions):
         day = start + timedelta(days=2 * s)
@@ -173,6 +194,17 @@ def _user(rng: random.Random, user: str, sessions: int
                               Question("paraphrase", paraphrase, ext, after),
                               Question("temporal", f"{keyword[:-1]}, as I said yesterday?",
                                        ext, day + timedelta(days=1, hours=2))]
+        if s in elliptic:
+            asked, answered, question = elliptic[s]
+            base = day + timedelta(minutes=2 * len(lines))
+            for i, (actor, text) in enumerate((("assistant", asked), ("user", answered))):
+                eps.append(NewEpisode(content=text, occurred_at=base + timedelta(seconds=i),
+                                      kind=EpisodeKind.AGENT_MESSAGE if i == 0
+                                      else EpisodeKind.USER_MESSAGE, actor=actor,
+                                      session_id=f"session-{s}",
+                                      external_id=f"{user}-s{s}-elliptic-{i}"))
+            questions.append(Question("elliptic", question, f"{user}-s{s}-elliptic-1",
+                                      day + timedelta(days=20)))
         for template, question, predicate, value in changes.get(s, []):
             ext = f"{user}-s{s}-change-{predicate}"
             moment = day + timedelta(minutes=2 * len(lines))
@@ -221,6 +253,8 @@ async def main() -> None:
     parser.add_argument("--users", type=int, default=4)
     parser.add_argument("--sessions", type=int, default=44)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--context", action="store_true",
+                        help="also measure indexing each turn with the one before it")
     args = parser.parse_args()
     settings = get_settings()
     LocalNeo4j.from_settings(settings).start()
@@ -232,11 +266,10 @@ async def main() -> None:
     everyone = generate(args.users, args.sessions, args.seed)
     totals = [0, 0]
     asked: list[tuple[Namespace, Question]] = []
+    contexts: list[tuple[Namespace, Question]] = []
     for user, eps, stated, questions in everyone:
         ns = Namespace(f"eval/{args.seed}/{user}")
-        async with db.driver.session(database=db.name) as session:
-            await (await session.run("MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } "
-                                     "IN TRANSACTIONS OF 2000 ROWS", {"ns": ns})).consume()
+        await _reset(db, ns)
         for i in range(0, len(eps), 500):
             await episodes.record(db, ns, eps[i:i + 500])
         for fact in stated:  # one at a time, in time order, as an agent would
@@ -244,6 +277,15 @@ async def main() -> None:
         totals[0] += len(eps)
         totals[1] += len(stated)
         asked += [(ns, q) for q in questions]
+        if args.context:  # the same conversation, each turn indexed with the one before it
+            ctx_ns = Namespace(f"eval/{args.seed}/{user}-context")
+            await _reset(db, ctx_ns)
+            with_context = [replace(e, content=f"{before.content} {e.content}")
+                            if before is not None and before.session_id == e.session_id
+                            else e for before, e in zip([None, *eps], eps, strict=False)]
+            for i in range(0, len(with_context), 500):
+                await episodes.record(db, ctx_ns, with_context[i:i + 500])
+            contexts += [(ctx_ns, q) for q in questions]
     await embeddings.embed_all_pending(db, embedder, 256)
     print(f"\n{args.users} users, {totals[0]} episodes, {totals[1]} facts, {len(asked)} "
           f"questions (seed {args.seed}); loaded and embedded in "
@@ -254,11 +296,24 @@ async def main() -> None:
     print(f"{'retrievers':<14}" + "".join(f"{k:>14}" for k in kinds))
     for mode, row in table.items():
         print(f"{mode:<14}" + "".join(f"{row[k][0]:>7.2f} /{row[k][1]:5.2f}" for k in kinds))
+    if contexts:
+        print("\nthe same, each episode indexed together with the turn before it\n")
+        context_table = await evaluate(db, contexts, embedder)
+        print(f"{'retrievers':<14}" + "".join(f"{k:>14}" for k in kinds))
+        for mode, row in context_table.items():
+            print(f"{mode:<14}" + "".join(f"{row[k][0]:>7.2f} /{row[k][1]:5.2f}"
+                                          for k in kinds))
     counts: dict[str, int] = defaultdict(int)
     for _, q in asked:
         counts[q.kind] += 1
     print("\nquestions per type: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     await db.close()
+
+
+async def _reset(db: Database, ns: Namespace) -> None:
+    async with db.driver.session(database=db.name) as session:
+        await (await session.run("MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } "
+                                 "IN TRANSACTIONS OF 2000 ROWS", {"ns": ns})).consume()
 
 
 if __name__ == "__main__":
