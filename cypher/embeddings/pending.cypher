@@ -2,5 +2,6 @@
 // writes back by node id only, so no namespace's data crosses into another's).
 MATCH (n:EmbedPending)
 RETURN elementId(n) AS element_id, labels(n) AS labels,
-       coalesce(n.content, n.text, n.name) AS text
+       CASE WHEN n.context IS NULL THEN coalesce(n.content, n.text, n.name)
+            ELSE n.context + '\n' + n.content END AS text
 LIMIT $limit

@@ -1,5 +1,8 @@
 // Rebuild the NEXT chain of each session from just before the earliest new episode onward,
 // ordered by (occurred_at, seq), so out-of-order batches still give one correct chain.
+// Each turn is searched together with the one before it ("Porto, next month." only makes
+// sense after "Which city are you moving to?"): `context` follows the chain, and a turn
+// whose predecessor changed is embedded again.
 UNWIND $sessions AS sess
 CALL (sess) {
   OPTIONAL MATCH (p:Episode {ns: $ns, session_id: sess.session_id})
@@ -23,5 +26,8 @@ CALL (chain) {
   UNWIND range(0, size(chain) - 2) AS i
   WITH chain[i] AS a, chain[i + 1] AS b
   CREATE (a)-[:NEXT]->(b)
+  WITH a, b
+  WHERE b.context IS NULL OR b.context <> a.content
+  SET b.context = a.content, b:EmbedPending
 }
 RETURN count(*) AS sessions

@@ -55,7 +55,8 @@ async def test_search_fuses_kinds_and_explains(gql: GraphQLClient, ns: str,
     m1 = next(h for h in result["hits"] if shown(h) == "EPISODE:m1")
     # Found by its words and as the evidence of the fact hit: both votes are shown.
     assert {m["retriever"] for m in m1["matches"]} == {"bm25", "vector", "graph"}
-    assert "EPISODE:m3" not in found
+    # m3 follows m2 in the session, so it matches through its context, below both.
+    assert found.index("EPISODE:m3") > max(found.index("EPISODE:m1"), found.index("EPISODE:m2"))
     scores = [h["score"] for h in result["hits"]]
     assert scores == sorted(scores, reverse=True)
 
@@ -168,7 +169,7 @@ async def test_neighbours_bring_the_surrounding_turns(gql: GraphQLClient, ns: st
         matches { retriever via } } } }"""
     alone = (await gql.ok(query, ns=ns, n=False))["search"]["hits"]
     around = (await gql.ok(query, ns=ns, n=True))["search"]["hits"]
-    assert [h["episode"]["externalId"] for h in alone] == ["m2"]
+    assert [h["episode"]["externalId"] for h in alone] == ["m2", "m3"]  # m3 by context
     assert {h["episode"]["externalId"] for h in around} == {"m1", "m2", "m3"}
 
 
@@ -182,3 +183,18 @@ async def test_superseded_facts_only_with_history(gql: GraphQLClient, ns: str) -
                                history=True))["search"]["hits"]
     assert {(h["fact"]["object"], h["fact"]["status"]) for h in everything} == {
         ("Porto", "ACTIVE"), ("Lisbon", "SUPERSEDED"), ("Lisbon", "ACTIVE")}
+
+
+async def test_an_answer_is_found_through_the_question_before_it(gql: GraphQLClient, ns: str,
+                                                                  db: Database) -> None:
+    # Recorded out of order: the chain (and so each turn's context) is rebuilt in time order.
+    await gql.ok(RECORD, ns=ns, eps=[said("a", "2026-05-01T10:01:00Z", "Porto, next month.")])
+    await gql.ok(RECORD, ns=ns, eps=[
+        said("q", "2026-05-01T10:00:00Z", "Which city are you moving to?")])
+    await embed_all_pending(db, LocalEmbedder(), 64)
+    hits = (await gql.ok(SEARCH, ns=ns, q="where am I moving to", kinds=["EPISODE"]))
+    found = [shown(h) for h in hits["search"]["hits"]]
+    assert "EPISODE:a" in found
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns, external_id: 'a'}) RETURN e.context AS context", {"ns": ns})
+    assert rows[0]["context"] == "Which city are you moving to?"
