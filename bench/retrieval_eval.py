@@ -36,12 +36,13 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
-from graphmem import embeddings, episodes, facts, migrations  # noqa: E402
+from graphmem import embeddings, episodes, facts, migrations, provenance  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
 from graphmem.db import Database, connect  # noqa: E402
 from graphmem.episodes import EpisodeKind, NewEpisode  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 from graphmem.namespaces import Namespace  # noqa: E402
+from graphmem.recall import recall  # noqa: E402
 from graphmem.search import Kind, SearchQuery, search  # noqa: E402
 
 # (statement, question sharing its words, question sharing none of its content words)
@@ -249,6 +250,26 @@ async def evaluate(db: Database, questions: list[tuple[Namespace, Question]],
     return table
 
 
+async def evaluate_recall(db: Database, questions: list[tuple[Namespace, Question]],
+                          embedder: embeddings.Embedder) -> dict[str, tuple[float, float, float]]:
+    """Per question type: how often recall's router ran the episode layer, how often the
+    answer was given (the episode among the pieces, or a fact piece evidenced by it), and the
+    mean tokens used (budget 500)."""
+    seen: dict[str, list[tuple[bool, bool, int]]] = defaultdict(list)
+    for ns, q in questions:
+        found = await recall(db, ns, q.text, reference_time=q.reference, token_budget=500,
+                             embedder=embedder)
+        ran = any(step.layer == "episodes" and step.ran for step in found.plan)
+        facts_shown = [p.fact.id for p in found.pieces if p.fact]
+        evidence = await provenance.evidence_of(db, ns, facts_shown) if facts_shown else []
+        answered = any(p.episode and p.episode.external_id == q.answer for p in found.pieces) \
+            or any(e.episode.external_id == q.answer for items in evidence for e in items)
+        for key in (q.kind, "all"):
+            seen[key].append((ran, answered, found.tokens_used))
+    return {k: (sum(r for r, _, _ in v) / len(v), sum(a for _, a, _ in v) / len(v),
+                sum(t for _, _, t in v) / len(v)) for k, v in seen.items()}
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=4)
@@ -285,6 +306,12 @@ async def main() -> None:
     print(f"{'retrievers':<14}" + "".join(f"{k:>14}" for k in kinds))
     for mode, row in table.items():
         print(f"{mode:<14}" + "".join(f"{row[k][0]:>7.2f} /{row[k][1]:5.2f}" for k in kinds))
+    routed = await evaluate_recall(db, asked, embedder)
+    print("\nrecall (budget 500 tokens): episode layer ran / answer given (its episode, or a "
+          "fact it evidences) / mean tokens\n")
+    for kind in kinds:
+        ran, answered, used = routed[kind]
+        print(f"{kind:<14}{ran:>8.2f} /{answered:5.2f} /{used:6.0f}")
     counts: dict[str, int] = defaultdict(int)
     for _, q in asked:
         counts[q.kind] += 1

@@ -117,6 +117,8 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None,
 
 async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall,
                        cache: FactCache | None) -> int:
+    """Adds the linked entities' current facts; returns how many of them bear on the query
+    (share a word stem with its predicate or object)."""
     linked = await _link_entities(db, ns, query)
     result.entities = list(linked)
     if not linked:
@@ -133,8 +135,12 @@ async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall,
                 seen.add(fact.id)
                 text = _fact_line(fact)
                 candidates.append(Piece("facts", text, tokens.count(text), fact=fact))
-    result.offer(step, candidates)
-    return len(candidates)
+    words = _stems(query)
+    relevant = [p for p in candidates if p.fact and _stems(
+        f"{p.fact.predicate.replace('_', ' ')} {p.fact.object}") & words]
+    result.offer(step, relevant + [p for p in candidates if p not in relevant])
+    step.reason += f" ({len(relevant)} bear on the question)"
+    return len(relevant)
 
 
 async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, found_facts: int,
@@ -144,7 +150,7 @@ async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, found
     elif _DETAIL.search(query.text):
         reason = "the query asks for detail"
     elif found_facts == 0:
-        reason = "no facts matched: falling back to the episodes"
+        reason = "no fact bears on the question: searching the episodes"
     else:
         result.plan.append(Step("episodes", False, "facts answer it; no time or detail asked"))
         return
@@ -184,6 +190,16 @@ async def _facts_about(db: Database, ns: Namespace, linked: dict[Entity, int],
             if cache:
                 cache.put(ns, entity.id, linked[entity], now, pair)
     return [found[e.id] for e in linked]
+
+
+_STOP = {"what", "where", "when", "which", "who", "whom", "does", "did", "have", "about",
+         "with", "from", "that", "this", "there", "your", "mine", "tell", "know", "now"}
+
+
+def _stems(text: str) -> set[str]:
+    """Four-letter word stems, so "live" meets "lives_in" and "worked" meets "works_at"."""
+    return {w[:4] for w in re.findall(r"\w+", text.casefold())
+            if len(w) >= 4 and w not in _STOP}
 
 
 def _fact_line(fact: Fact) -> str:

@@ -106,12 +106,12 @@ async def test_recall_layers_follow_the_rules(gql: GraphQLClient, ns: str,
         "text": "The user has a dog, Biscuit, and plans a spring trip to Kyoto.",
         "sessionId": "chat", "covers": [e["id"] for e in episodes["episodes"]["nodes"]]})
 
-    plain = (await gql.ok(RECALL, ns=ns, q="Does my dog like walks?", session="chat"))["recall"]
+    plain = (await gql.ok(RECALL, ns=ns, q="Is Biscuit still with me?", session="chat"))["recall"]
     ran = {s["layer"]: s["ran"] for s in plain["plan"]}
-    assert ran == {"summary": True, "facts": True, "episodes": False}
+    assert ran == {"summary": True, "facts": True, "episodes": False}  # a fact bears on it
     assert plain["pieces"][0]["layer"] == "summary"
     assert "user owns Biscuit (since 2026-10-05)" in [p["text"] for p in plain["pieces"]]
-    assert plain["entities"] == [{"name": "user"}]
+    assert plain["entities"] == [{"name": "Biscuit"}, {"name": "user"}]
     assert plain["tokensUsed"] == sum(p["tokens"] for p in plain["pieces"])
     assert plain["tokenizer"] == "llama-2"
 
@@ -126,7 +126,12 @@ async def test_recall_layers_follow_the_rules(gql: GraphQLClient, ns: str,
 
     unknown = (await gql.ok(RECALL, ns=ns, q="vacuum cleaner"))["recall"]
     steps = {s["layer"]: s for s in unknown["plan"]}
-    assert not steps["facts"]["ran"] and steps["episodes"]["reason"].startswith("no facts")
+    assert not steps["facts"]["ran"] and steps["episodes"]["reason"].startswith("no fact")
+    # Facts about me exist, but none bears on the question: the episodes are searched.
+    aside = (await gql.ok(RECALL, ns=ns, q="Does my dog mind the vacuum?"))["recall"]
+    steps = {s["layer"]: s for s in aside["plan"]}
+    assert steps["facts"]["ran"] and steps["episodes"]["ran"]
+    assert any("vacuum" in p["text"] for p in aside["pieces"] if p["layer"] == "episodes")
 
     tight = (await gql.ok(RECALL, ns=ns, q="Tell me about my dog and my trip", session="chat",
                           budget=50))["recall"]
