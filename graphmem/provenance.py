@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from graphmem.db import Database, Row, group_rows
 from graphmem.episodes import Episode
 from graphmem.errors import NotFound
-from graphmem.facts import Fact
+from graphmem.facts_model import Fact
 from graphmem.namespaces import Namespace
 from graphmem.summaries import Summary
 from graphmem.timeutil import parse_stored_datetime

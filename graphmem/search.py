@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from graphmem import entities, episodes, facts, provenance, summaries
 from graphmem.db import Database, Row
@@ -214,12 +215,13 @@ async def _load(db: Database, ns: Namespace, ranked: list[Hit]) -> None:
     for hit in ranked:
         ids[hit.kind].append(hit.id)
 
-    async def none(_db: Database, _ns: Namespace, _ids: list[str]) -> dict[str, object]:
+    async def none(_db: Database, _ns: Namespace, _ids: list[str]) -> dict[str, Any]:
         return {}
 
-    loaders = {Kind.EPISODE: episodes.by_ids, Kind.FACT: facts.by_ids,
-               Kind.SUMMARY: summaries.by_ids, Kind.ENTITY: entities.by_ids}
-    found = dict(zip(Kind, await asyncio.gather(*(
+    loaders: dict[Kind, Callable[[Database, Namespace, list[str]], Awaitable[Any]]] = {
+        Kind.EPISODE: episodes.by_ids, Kind.FACT: facts.by_ids,
+        Kind.SUMMARY: summaries.by_ids, Kind.ENTITY: entities.by_ids}
+    found: dict[Kind, dict[str, Any]] = dict(zip(Kind, await asyncio.gather(*(
         (loaders[kind] if ids[kind] else none)(db, ns, ids[kind]) for kind in Kind)),
         strict=True))
     for hit in ranked:

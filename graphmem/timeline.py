@@ -12,7 +12,7 @@ from datetime import datetime
 from graphmem import entities
 from graphmem.db import Database
 from graphmem.errors import NotFound
-from graphmem.facts import Fact
+from graphmem.facts_model import Fact
 from graphmem.namespaces import Namespace
 from graphmem.pagination import Page, decode_cursor, encode_cursor
 from graphmem.timeutil import parse_stored_datetime, to_native
