@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import statistics
 import time
@@ -205,6 +206,7 @@ async def cleanup(db: Database, namespaces: list[str]) -> None:
 
 
 def main() -> None:
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request otherwise
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--episodes", type=int, default=5000)
     parser.add_argument("--batch", type=int, default=500)
