@@ -106,8 +106,10 @@ async def reembed(db: Database, embedder: Embedder) -> None:
     """Switch embedders: rebuild the vector indexes and queue everything for embedding."""
     for text in split_statements(statement("embeddings/drop_indexes")):
         await db.run_schema(text)
-    await db.run_auto("embeddings/mark_all")
+    # Record the new space first: from now on a process still embedding with the old model
+    # is refused, so nothing queued below is cleared with a vector the indexes cannot use.
     await db.write("embeddings/record_space", model=embedder.name, dimension=embedder.dimension)
+    await db.run_auto("embeddings/mark_all")
     await ensure_space(db, embedder)
 
 
@@ -120,9 +122,12 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     vectors = dict(zip((row["element_id"] for row in texts),
                        await embedder.embed([row["text"] for row in texts]) if texts else [],
                        strict=True))
-    await db.write("embeddings/store", rows=[
+    stored = await db.write("embeddings/store", model=embedder.name, rows=[
         {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
         for row in rows])
+    if not stored[0]["current"]:
+        raise ConfigError(f"the vector indexes are no longer built for {embedder.name}: "
+                          "restart with the configured embedder")
     return len(rows)
 
 

@@ -6,6 +6,7 @@ The OpenAI-compatible embedder is exercised against a local HTTP server speaking
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import threading
@@ -89,8 +90,8 @@ async def test_new_memory_is_embedded_off_the_request_path(db: Database, ns: str
     assert done[0]["with_vector"] == done[0]["n"] == 3
 
 
-async def test_switching_embedders_needs_a_reembed(db: Database, ns: str,
-                                                   endpoint: str) -> None:
+async def test_switching_embedders_needs_a_reembed(db: Database, ns: str, endpoint: str,
+                                                   app: object) -> None:
     settings = Settings.model_construct(
         **{**Settings().model_dump(), "embedder": "openai", "embedding_base_url": endpoint,
            "embedding_model": "test-model", "embedding_dimension": DIMENSION,
@@ -103,6 +104,7 @@ async def test_switching_embedders_needs_a_reembed(db: Database, ns: str,
     await facts.assert_facts(db, space, [facts.NewFact("Dana", "likes", "jazz")])
     try:
         await embeddings.reembed(db, remote)
+        await asyncio.sleep(1.0)  # a worker still running the old embedder is refused
         await embeddings.embed_all_pending(db, remote, 500)
         found = await search(db, space, SearchQuery("Dana and friends", kinds=(Kind.ENTITY,)),
                              remote)
