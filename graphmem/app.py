@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from graphmem import browser_guide, embeddings, migrations
+from graphmem import browser_guide, embeddings, metrics, migrations
 from graphmem.api.http import graphql_route
 from graphmem.config import Settings, get_settings
 from graphmem.db import Database, open_database, wait_until_reachable
@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/healthz", _healthz),
             Route("/readyz", _readyz),
             Route("/browser/guide", _browser_guide),
+            Route("/metrics", metrics.endpoint),
             graphql_route(settings),
         ],
         lifespan=lifespan,

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 
+from graphmem import metrics
 from graphmem.config import Settings
 from graphmem.cypher import statement
 from graphmem.errors import ConfigError, DatabaseUnavailable
@@ -45,8 +46,9 @@ class Tx:
 
     async def run(self, name: str, /, **params: Any) -> list[Row]:
         self._db.round_trips += 1
-        result = await self._tx.run(statement(name), params)
-        return [record.data() for record in await result.fetch(1_000_000)]
+        with metrics.timed(metrics.CYPHER_SECONDS, name):
+            result = await self._tx.run(statement(name), params)
+            return [record.data() for record in await result.fetch(1_000_000)]
 
 
 @dataclass
@@ -89,9 +91,10 @@ class Database:
     async def _execute(self, name: str, params: dict[str, Any], mode: RoutingControl) -> list[Row]:
         self.round_trips += 1
         try:
-            records, _, _ = await self.driver.execute_query(
-                statement(name), params, database_=self.name, routing_=mode
-            )
+            with metrics.timed(metrics.CYPHER_SECONDS, name):
+                records, _, _ = await self.driver.execute_query(
+                    statement(name), params, database_=self.name, routing_=mode
+                )
         except (ServiceUnavailable, SessionExpired) as exc:
             raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
         return [record.data() for record in records]

@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Protocol
 
+from graphmem import metrics
 from graphmem.config import Settings
 from graphmem.cypher import split_statements, statement
 from graphmem.db import Database
@@ -119,9 +120,9 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     if not rows:
         return 0
     texts = [row for row in rows if (row["text"] or "").strip()]
-    vectors = dict(zip((row["element_id"] for row in texts),
-                       await embedder.embed([row["text"] for row in texts]) if texts else [],
-                       strict=True))
+    with metrics.timed(metrics.EMBEDDER_SECONDS, embedder.name):
+        embedded = await embedder.embed([row["text"] for row in texts]) if texts else []
+    vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
     stored = await db.write("embeddings/store", model=embedder.name, rows=[
         {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
         for row in rows])
@@ -150,6 +151,8 @@ async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
     delay = 0.5
     while True:
         try:
+            waiting = await db.read("embeddings/pending_count")
+            metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
             done = await embed_pending(db, embedder, batch)
             delay = 0.5
             if not done:

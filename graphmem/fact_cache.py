@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from graphmem import metrics
 from graphmem.facts_model import Fact
 
 TTL = timedelta(seconds=60)
@@ -39,9 +40,11 @@ class FactCache:
         entry = self._entries.get((ns, entity_id))
         if entry is None or entry.version != version or now >= entry.expires_at:
             self.misses += 1
+            metrics.FACT_CACHE.labels("miss").inc()
             return None
         self._entries.move_to_end((ns, entity_id))
         self.hits += 1
+        metrics.FACT_CACHE.labels("hit").inc()
         return entry.facts
 
     def put(self, ns: str, entity_id: str, version: int, now: datetime,

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from graphmem import entities, provenance, summaries, tokens
+from graphmem import entities, metrics, provenance, summaries, tokens
 from graphmem.db import Database
 from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
@@ -74,6 +74,7 @@ class Recall:
         for piece in candidates:
             if self.tokens_used + piece.tokens <= self.token_budget:
                 self.pieces.append(piece)
+                metrics.RETRIEVAL_HITS.labels(f"recall:{step.layer}").inc()
                 step.items += 1
                 step.tokens += piece.tokens
             else:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from graphmem import entities, episodes, facts, provenance, summaries
+from graphmem import entities, episodes, facts, metrics, provenance, summaries
 from graphmem.db import Database, Row
 from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
@@ -124,6 +124,9 @@ async def search(db: Database, ns: Namespace, query: SearchQuery,
     if "graph" in query.retrievers:
         await _expand(db, ns, query, hits, vote)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.kind.value, h.id))[:query.limit]
+    for hit in ranked:
+        for match in hit.matches:
+            metrics.RETRIEVAL_HITS.labels(f"search:{match.retriever}").inc()
     await _load(db, ns, ranked)
     return SearchResult([h for h in ranked if _loaded(h)], time_range)
 

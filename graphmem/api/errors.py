@@ -8,6 +8,7 @@ import logging
 from graphql.error import GraphQLError
 from strawberry.extensions import MaskErrors
 
+from graphmem import metrics
 from graphmem.errors import GraphmemError
 
 log = logging.getLogger(__name__)
@@ -31,5 +32,6 @@ class TypedErrors(MaskErrors):
 
 
 def _with(error: GraphQLError, message: str, extensions: dict[str, object]) -> GraphQLError:
+    metrics.REQUEST_ERRORS.labels(str(extensions["code"])).inc()
     return GraphQLError(message, nodes=error.nodes, source=error.source,
                         positions=error.positions, path=error.path, extensions=extensions)

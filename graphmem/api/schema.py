@@ -22,9 +22,11 @@ from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
 from graphmem.api import facts as fact_api
 from graphmem.api import search as search_api
+from graphmem.api import stats as stats_api
 from graphmem.api import summaries as summary_api
 from graphmem.api import traversal as traversal_api
 from graphmem.api.errors import TypedErrors
+from graphmem.api.timing import OperationTiming
 from graphmem.config import Settings
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,9 @@ class Query:
         description="The layered read for an agent's turn: session summary, current facts "
                     "about the entities named, episodes when time or detail is asked; within "
                     "a token budget, with a plan saying which layers ran and why.")
+    memory_stats: stats_api.MemoryStats = strawberry.field(
+        resolver=stats_api.memory_stats,
+        description="Counts by kind, stale summaries, open conflicts, pending embeddings.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
 
@@ -127,6 +132,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
         partial(MaxAliasesLimiter, max_alias_count=settings.max_aliases),
         TypedErrors,
+        OperationTiming,
     ]
     if not settings.introspection:
         extensions.append(DisableIntrospection)

@@ -33,6 +33,7 @@ WALK = {
               'episode { content } fact { object } entity { name } summary { text } } }',
     "recall": 'recall(namespace: $ns, query: "Where does Alice live?", sessionId: "s1") '
               '{ pieces { text } entities { name } }',
+    "memory_stats": 'memoryStats(namespace: $ns) { episodes believedFacts openConflicts }',
     "conflicts": 'conflicts(namespace: $ns) { nodes { id candidates { object } } }',
     "predicate_policies": 'predicatePolicies(namespace: $ns) { predicate isDefault }',
     "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',

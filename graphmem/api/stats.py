@@ -1,0 +1,31 @@
+"""GraphQL type and resolver for memoryStats."""
+
+from __future__ import annotations
+
+import strawberry
+
+from graphmem import memory_stats as domain
+from graphmem.api.arguments import NamespaceArg
+from graphmem.api.context import Info
+
+
+@strawberry.type(description="What a namespace holds, and what needs attention.")
+class MemoryStats:
+    sessions: int = strawberry.field(description="Conversations.")
+    episodes: int = strawberry.field(description="Episodes in the log.")
+    entities: int = strawberry.field(description="Entities facts are about.")
+    believed_facts: int = strawberry.field(description="Fact versions believed now (any "
+                                                       "validity).")
+    fact_versions: int = strawberry.field(description="Every fact version, history included.")
+    summaries: int = strawberry.field(description="Summaries.")
+    stale_summaries: int = strawberry.field(description="Summaries whose sources changed.")
+    open_conflicts: int = strawberry.field(description="Disputes awaiting a decision.")
+    pending_embeddings: int = strawberry.field(
+        description="Nodes not yet embedded (searchable by BM25 meanwhile).")
+
+
+async def memory_stats(info: Info, namespace: NamespaceArg) -> MemoryStats:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    stats = await domain.of_namespace(ctx.db, ns)
+    return MemoryStats(**stats.__dict__)

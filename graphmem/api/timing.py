@@ -1,0 +1,30 @@
+"""Times each GraphQL operation into ``graphmem_request_seconds``, labelled by its root fields
+(``query:facts,entity``): bounded by the schema, never by what clients send."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from graphql import OperationDefinitionNode
+from strawberry.extensions import SchemaExtension
+
+from graphmem import metrics
+
+
+class OperationTiming(SchemaExtension):
+    def on_operation(self) -> Iterator[None]:
+        began = time.perf_counter()
+        yield
+        metrics.REQUEST_SECONDS.labels(self._label()).observe(time.perf_counter() - began)
+
+    def _label(self) -> str:
+        document = self.execution_context.graphql_document
+        if document is None:
+            return "invalid"
+        for definition in document.definitions:
+            if isinstance(definition, OperationDefinitionNode):
+                names = sorted({s.name.value for s in definition.selection_set.selections
+                                if hasattr(s, "name")})
+                return f"{definition.operation.value}:{','.join(names)}"[:200]
+        return "invalid"

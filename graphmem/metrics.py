@@ -1,0 +1,45 @@
+"""Prometheus metrics, served at ``/metrics``. Labels are bounded by construction (GraphQL
+root fields, named Cypher statements, retriever and layer names): never ids or content."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
+from starlette.requests import Request
+from starlette.responses import Response
+
+_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+
+REQUEST_SECONDS = Histogram(
+    "graphmem_request_seconds", "GraphQL operation latency by root field.",
+    ["operation"], buckets=_BUCKETS)
+REQUEST_ERRORS = Counter(
+    "graphmem_request_errors_total", "GraphQL errors by code.", ["code"])
+CYPHER_SECONDS = Histogram(
+    "graphmem_cypher_seconds", "Cypher latency by named statement.", ["statement"],
+    buckets=_BUCKETS)
+RETRIEVAL_HITS = Counter(
+    "graphmem_retrieval_hits_total", "Search hits by retriever, recall pieces by layer.",
+    ["source"])
+EMBEDDER_SECONDS = Histogram(
+    "graphmem_embedder_seconds", "Embedding batch latency.", ["embedder"], buckets=_BUCKETS)
+EMBEDDING_QUEUE = Gauge(
+    "graphmem_embedding_queue", "Nodes waiting for an embedding.")
+FACT_CACHE = Counter(
+    "graphmem_fact_cache_total", "Recall fact cache lookups by result.", ["result"])
+
+
+@contextmanager
+def timed(histogram: Histogram, *labels: str) -> Iterator[None]:
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        histogram.labels(*labels).observe(time.perf_counter() - began)
+
+
+async def endpoint(request: Request) -> Response:
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
