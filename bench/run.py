@@ -29,7 +29,7 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
 import httpx  # noqa: E402
 
-from graphmem import embeddings  # noqa: E402
+from graphmem import embeddings, metrics  # noqa: E402
 from graphmem.app import create_app  # noqa: E402
 from graphmem.auth import create_key  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
@@ -168,7 +168,9 @@ async def bench(args: argparse.Namespace) -> None:
 
             for work in (api_search, api_recall, raw_vector):
                 await timed(work, 20)  # warm
+            before = _statement_seconds()
             search_samples = await timed(api_search, args.searches)
+            search_profile = _minus(_statement_seconds(), before)
             recall_samples = await timed(api_recall, args.searches)
             vector_samples = await timed(raw_vector, args.searches)
 
@@ -192,6 +194,24 @@ async def bench(args: argparse.Namespace) -> None:
             api_ms, raw_ms = pct(samples, q), pct(vector_samples, q)
             print(f"{name + ' ' + label + ' (ms)':<34}{api_ms:>14.2f}{raw_ms:>14.2f}"
                   f"{api_ms / raw_ms:>8.2f}x")
+    print("\nwhere a search spends its Cypher time (mean ms per search, by statement; the "
+          "per-kind queries run concurrently, so they overlap)")
+    for statement, seconds in sorted(search_profile.items(), key=lambda kv: -kv[1])[:8]:
+        print(f"  {statement:<32}{seconds / args.searches * 1000:>8.2f}")
+
+
+def _statement_seconds() -> dict[str, float]:
+    """Total seconds per named statement so far, from graphmem's own metrics."""
+    totals: dict[str, float] = {}
+    for family in metrics.CYPHER_SECONDS.collect():
+        for sample in family.samples:
+            if sample.name.endswith("_sum"):
+                totals[sample.labels["statement"]] = sample.value
+    return totals
+
+
+def _minus(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
+    return {k: v - before.get(k, 0.0) for k, v in after.items() if v - before.get(k, 0.0) > 0}
 
 
 async def cleanup(db: Database, namespaces: list[str]) -> None:
