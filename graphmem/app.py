@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
@@ -25,6 +26,7 @@ from graphmem.db import Database, open_database, wait_until_reachable
 from graphmem.embeddings import Embedder
 from graphmem.errors import GraphmemError
 from graphmem.fact_cache import FactCache
+from graphmem.logs import RequestIds
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +91,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/metrics", metrics.endpoint),
             graphql_route(settings),
         ],
+        middleware=[Middleware(RequestIds)],
         lifespan=lifespan,
     )
 

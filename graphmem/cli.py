@@ -185,6 +185,7 @@ def serve(
     """Start the local Neo4j if needed, apply migrations, and serve GraphQL with uvicorn."""
     import uvicorn
 
+    from graphmem import logs
     from graphmem.app import create_app
 
     settings = get_settings()
@@ -201,7 +202,10 @@ def serve(
     guide_host = "localhost" if bind_host in ("127.0.0.1", "0.0.0.0") else bind_host
     typer.echo(f"Guide:    in Browser, run  :play http://{guide_host}:{bind_port}/browser/guide",
                err=True)
-    uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="info")
+    logs.configure(settings.log_level, settings.log_json)
+    # Our own access log (no query strings: a GET's query string can carry memory content).
+    uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_config=None,
+                access_log=False)
 
 
 def _local_dev_key(settings: Settings) -> str:

@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     max_batch: int = Field(1000, gt=0)
     max_page: int = Field(200, gt=0)
 
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_json: bool = True
+
     # Embeddings: "local" (a model shipped inside a PyPI wheel, offline), "openai" (any
     # OpenAI-compatible endpoint), or "none" (search runs on BM25 and the graph alone).
     embedder: Literal["local", "openai", "none"] = "local"
