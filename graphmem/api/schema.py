@@ -20,6 +20,7 @@ from strawberry.types import ExecutionContext
 from graphmem.api import conflicts as conflict_api
 from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
+from graphmem.api import erasure as erasure_api
 from graphmem.api import facts as fact_api
 from graphmem.api import search as search_api
 from graphmem.api import stats as stats_api
@@ -105,6 +106,10 @@ class Mutation:
         resolver=conflict_api.set_predicate_policy,
         description="Override how a predicate resolves competing values in this namespace "
                     "(applies to later writes).")
+    erase_namespace: erasure_api.ErasureReceipt = strawberry.field(
+        resolver=erasure_api.erase_namespace,
+        description="Erase everything a namespace holds, in bounded batches; the receipt "
+                    "proves nothing remains (graph and fulltext indexes re-queried).")
     add_alias: entity_api.Entity = strawberry.field(
         resolver=entity_api.add_alias, description="Make another name resolve to an entity.")
     merge_entities: entity_api.MergeResult = strawberry.field(

@@ -1,0 +1,14 @@
+// Erase up to $batch nodes of each kind from a namespace, with their relationships (fact
+// edges, provenance, chains). One bounded transaction; the caller repeats until all are 0.
+CALL () { MATCH (n:Episode {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS episodes }
+CALL () { MATCH (n:Fact {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS facts }
+CALL () { MATCH (n:Entity {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS entities }
+CALL () { MATCH (n:Alias {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS aliases }
+CALL () { MATCH (n:Value {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS values }
+CALL () { MATCH (n:Summary {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS summaries }
+CALL () { MATCH (n:Session {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS sessions }
+CALL () { MATCH (n:Conflict {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS conflicts }
+CALL () { MATCH (n:PredicatePolicy {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS policies }
+CALL () { MATCH (n:EntityMerge {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS merges }
+RETURN episodes, facts, entities, aliases, values, summaries, sessions, conflicts, policies,
+       merges

@@ -1,0 +1,49 @@
+"""GraphQL types and resolvers for erasure."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from graphmem import erasure as domain
+from graphmem.api.arguments import NamespaceArg
+from graphmem.api.context import Info
+
+
+@strawberry.type(description="How many of one kind were erased.")
+class ErasedCount:
+    kind: str = strawberry.field(description="episodes, facts, entities, aliases, values, "
+                                             "summaries, sessions, conflicts, policies, merges.")
+    count: int = strawberry.field(description="How many.")
+
+
+@strawberry.type(description="Proof of an erasure: what was removed, and a re-query showing "
+                             "nothing remains. A content-free copy stays for audit.")
+class ErasureReceipt:
+    id: strawberry.ID = strawberry.field(description="`erasure_…`; the audit tombstone's id.")
+    scope: str = strawberry.field(description="What was erased, e.g. namespace.")
+    requested_at: datetime = strawberry.field(description="When it was asked.")
+    completed_at: datetime = strawberry.field(description="When it finished.")
+    counts: list[ErasedCount] = strawberry.field(description="Removed, by kind.")
+    remaining_nodes: int = strawberry.field(description="Nodes of the namespace still found.")
+    remaining_searchable: int = strawberry.field(
+        description="Fulltext index hits still found for the namespace.")
+    verified: bool = strawberry.field(description="Both are zero.")
+
+
+async def erase_namespace(
+    info: Info, namespace: NamespaceArg,
+    confirm: Annotated[str, strawberry.argument(
+        description="The namespace again, to confirm: this cannot be undone.")],
+) -> ErasureReceipt:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    done = await domain.erase_namespace(ctx.db, ns, confirm, ctx.principal.name,
+                                        ctx.fact_cache)
+    return ErasureReceipt(
+        id=strawberry.ID(done.id), scope=done.scope, requested_at=done.requested_at,
+        completed_at=done.completed_at, remaining_nodes=done.remaining_nodes,
+        remaining_searchable=done.remaining_searchable, verified=done.verified,
+        counts=[ErasedCount(kind=k, count=v) for k, v in sorted(done.counts.items())])
