@@ -13,11 +13,14 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-from graphmem.db import Database
-from graphmem.errors import InvalidInput
+from graphmem import entities, summaries
+from graphmem.db import Database, Tx
+from graphmem.errors import InvalidInput, NotFound
 from graphmem.fact_cache import FactCache
 from graphmem.namespaces import Namespace
+from graphmem.timeutil import to_native
 
 BATCH = 2_000
 
@@ -35,6 +38,63 @@ class Receipt:
     @property
     def verified(self) -> bool:
         return self.remaining_nodes == 0 and self.remaining_searchable == 0
+
+
+MAX_EPISODES = 1_000
+
+
+async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
+                         cache: FactCache | None = None) -> Receipt:
+    """Erase episodes (ids or externalIds) in one transaction. Summaries covering them
+    become stale, facts whose only evidence they were are retracted (the record stays, so
+    history is honest about what memory believed), sessions are relinked around the gap."""
+    if not 1 <= len(refs) <= MAX_EPISODES:
+        raise InvalidInput(f"give 1 to {MAX_EPISODES} episodes", field="ids")
+    requested = datetime.now(UTC)
+    counts = await db.transaction(lambda tx: _erase_episodes(tx, ns, refs, actor))
+    ids = counts.pop("_ids")
+    left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
+    receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "episodes", requested,
+                      datetime.now(UTC), counts, left["nodes"], 0)
+    await _tombstone(db, ns, receipt, actor)
+    return receipt
+
+
+async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str],
+                          actor: str | None) -> dict[str, Any]:
+    found = {row["ref"]: row["id"] for row in await tx.run("facts/evidence_lookup", ns=ns,
+                                                           refs=sorted(set(refs)))}
+    missing = sorted(set(refs) - set(found))
+    if missing:
+        raise NotFound(f"episodes not found in this namespace: {missing[:10]}", field="ids",
+                       missing=missing[:10])
+    ids = sorted(set(found.values()))
+    plan = (await tx.run("erasure/episodes_plan", ns=ns, ids=ids))[0]
+    await entities.lock(tx, ns, [i for i in plan["entities"] if i])
+    now = to_native(datetime.now(UTC))
+    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased")
+    done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=now, actor=actor,
+                         orphaned=[i for i in plan["orphaned"] if i]))[0]
+    sessions: dict[str, Any] = {}
+    for row in plan["sessions"]:
+        sid = row["session_id"]
+        if sid is not None and (sid not in sessions or row["occurred_at"] < sessions[sid]):
+            sessions[sid] = row["occurred_at"]
+    if sessions:
+        await tx.run("episodes/relink", ns=ns, sessions=[
+            {"session_id": s, "earliest": t} for s, t in sorted(sessions.items())])
+    if done["retracted"]:
+        await tx.run("conflicts/settle_orphaned", ns=ns, now=now)
+    return {"episodes": done["erased"], "facts_retracted": done["retracted"],
+            "summaries_stale": stale, "_ids": ids}
+
+
+async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:
+    await db.write("erasure/receipt", id=receipt.id, scope=receipt.scope,
+                   ns_digest=hashlib.sha256(ns.encode()).hexdigest(),
+                   requested_at=receipt.requested_at, completed_at=receipt.completed_at,
+                   counts=json.dumps(receipt.counts, sort_keys=True),
+                   verified=receipt.verified, actor=actor)
 
 
 async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str | None,
@@ -55,9 +115,5 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     left = (await db.read("erasure/namespace_remaining", ns=ns, lucene=f'ns:"{ns}"'))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "namespace", requested, datetime.now(UTC),
                       counts, left["nodes"], left["searchable"])
-    await db.write("erasure/receipt", id=receipt.id, scope=receipt.scope,
-                   ns_digest=hashlib.sha256(ns.encode()).hexdigest(),
-                   requested_at=receipt.requested_at, completed_at=receipt.completed_at,
-                   counts=json.dumps(counts, sort_keys=True), verified=receipt.verified,
-                   actor=actor)
+    await _tombstone(db, ns, receipt, actor)
     return receipt

@@ -14,8 +14,10 @@ from graphmem.api.context import Info
 
 @strawberry.type(description="How many of one kind were erased.")
 class ErasedCount:
-    kind: str = strawberry.field(description="episodes, facts, entities, aliases, values, "
-                                             "summaries, sessions, conflicts, policies, merges.")
+    kind: str = strawberry.field(
+        description="episodes, facts, entities, aliases, values, summaries, sessions, "
+                    "conflicts, policies, merges; for episodes: facts_retracted, "
+                    "summaries_stale.")
     count: int = strawberry.field(description="How many.")
 
 
@@ -33,6 +35,24 @@ class ErasureReceipt:
     verified: bool = strawberry.field(description="Both are zero.")
 
 
+def _receipt(done: domain.Receipt) -> ErasureReceipt:
+    return ErasureReceipt(
+        id=strawberry.ID(done.id), scope=done.scope, requested_at=done.requested_at,
+        completed_at=done.completed_at, remaining_nodes=done.remaining_nodes,
+        remaining_searchable=done.remaining_searchable, verified=done.verified,
+        counts=[ErasedCount(kind=k, count=v) for k, v in sorted(done.counts.items())])
+
+
+async def erase_episodes(
+    info: Info, namespace: NamespaceArg,
+    ids: Annotated[list[str], strawberry.argument(description="Episode ids or externalIds.")],
+) -> ErasureReceipt:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return _receipt(await domain.erase_episodes(ctx.db, ns, ids, ctx.principal.name,
+                                                ctx.fact_cache))
+
+
 async def erase_namespace(
     info: Info, namespace: NamespaceArg,
     confirm: Annotated[str, strawberry.argument(
@@ -40,10 +60,5 @@ async def erase_namespace(
 ) -> ErasureReceipt:
     ctx = info.context
     ns = ctx.namespace(namespace)
-    done = await domain.erase_namespace(ctx.db, ns, confirm, ctx.principal.name,
-                                        ctx.fact_cache)
-    return ErasureReceipt(
-        id=strawberry.ID(done.id), scope=done.scope, requested_at=done.requested_at,
-        completed_at=done.completed_at, remaining_nodes=done.remaining_nodes,
-        remaining_searchable=done.remaining_searchable, verified=done.verified,
-        counts=[ErasedCount(kind=k, count=v) for k, v in sorted(done.counts.items())])
+    return _receipt(await domain.erase_namespace(ctx.db, ns, confirm, ctx.principal.name,
+                                                 ctx.fact_cache))

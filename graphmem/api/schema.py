@@ -106,6 +106,10 @@ class Mutation:
         resolver=conflict_api.set_predicate_policy,
         description="Override how a predicate resolves competing values in this namespace "
                     "(applies to later writes).")
+    erase_episodes: erasure_api.ErasureReceipt = strawberry.field(
+        resolver=erasure_api.erase_episodes,
+        description="Erase episodes: covering summaries turn stale, facts left without "
+                    "evidence are retracted, sessions are relinked; the receipt verifies.")
     erase_namespace: erasure_api.ErasureReceipt = strawberry.field(
         resolver=erasure_api.erase_namespace,
         description="Erase everything a namespace holds, in bounded batches; the receipt "

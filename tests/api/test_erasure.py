@@ -54,3 +54,40 @@ async def test_erase_namespace_leaves_nothing_and_a_receipt(gql: GraphQLClient, 
         assert found["search"]["hits"] == []
     finally:
         await delete_namespace(db, twin)
+
+
+async def test_erase_episodes_cascades(gql: GraphQLClient, db: Database, ns: str) -> None:
+    recorded = await gql.ok(RECORD, ns=ns, eps=[
+        said("m1", "2026-05-01T10:00:00Z", "I work at Acme"),
+        said("m2", "2026-05-01T10:01:00Z", "My secret diagnosis is Xyzzy syndrome"),
+        said("m3", "2026-05-01T10:02:00Z", "Thanks")])
+    ids = [e["id"] for e in recorded["recordEpisodes"]["episodes"]]
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "has_condition", "Xyzzy syndrome",
+                                            evidence=["m2"]),
+                                       fact("user", "works_at", "Acme", evidence=["m1", "m2"])])
+    await gql.ok("""mutation($ns: String!, $s: SummaryInput!) { writeSummary(namespace: $ns,
+        summary: $s) { id } }""", ns=ns, s={"text": "Work and health", "sessionId": "chat",
+                                             "covers": ids})
+    missing = await gql("""mutation($ns: String!, $ids: [String!]!) { eraseEpisodes(
+        namespace: $ns, ids: $ids) { id } }""", ns=ns, ids=["m2", "nope"])
+    assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    receipt = (await gql.ok("""mutation($ns: String!, $ids: [String!]!) { eraseEpisodes(
+        namespace: $ns, ids: $ids) { counts { kind count } remainingNodes verified } }""",
+                            ns=ns, ids=["m2"]))["eraseEpisodes"]
+    assert {c["kind"]: c["count"] for c in receipt["counts"]} == {
+        "episodes": 1, "facts_retracted": 1, "summaries_stale": 1}
+    assert receipt["verified"]
+    history = await gql.ok("""query($ns: String!) { facts(namespace: $ns, includeHistory: true)
+        { nodes { object status reason evidence { externalId } } } }""", ns=ns)
+    by_object = {f["object"]: f for f in history["facts"]["nodes"]}
+    assert by_object["Xyzzy syndrome"]["status"] == "RETRACTED"
+    assert by_object["Xyzzy syndrome"]["reason"] == "its only evidence was erased"
+    assert by_object["Acme"]["status"] == "ACTIVE"
+    assert by_object["Acme"]["evidence"] == [{"externalId": "m1"}]
+    chain, _, _ = await db.driver.execute_query(
+        "MATCH (a:Episode {ns: $ns})-[:NEXT]->(b) RETURN a.external_id AS a, "
+        "b.external_id AS b, b.context AS context", {"ns": ns})
+    assert [(r["a"], r["b"], r["context"]) for r in chain] == [("m1", "m3", "I work at Acme")]
+    found = await gql.ok("""query($ns: String!) { search(namespace: $ns,
+        query: "diagnosis Xyzzy", kinds: [EPISODE]) { hits { kind } } }""", ns=ns)
+    assert found["search"]["hits"] == []
