@@ -160,7 +160,7 @@ async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # keep embedding after a transient failure
-            log.warning("embedding batch failed (%s); retrying in %.1fs",
-                        type(exc).__name__, delay)
+            log.warning("embedding batch failed (%s %s); retrying in %.1fs",
+                        type(exc).__name__, getattr(exc, "code", ""), delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 30.0)

@@ -89,6 +89,45 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str],
             "summaries_stale": stale, "_ids": ids}
 
 
+async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: bool,
+                        actor: str | None, cache: FactCache | None = None) -> Receipt:
+    """Erase an entity: every fact version about it (either end), its aliases and merge
+    records, entities and values left orphaned, and — when asked — the episodes that
+    evidence its facts (with the episode cascade). Summaries citing them become stale."""
+    requested = datetime.now(UTC)
+    entity = await entities.by_name(db, ns, name)
+    if entity is None:
+        raise NotFound(f"no entity named {name!r}", field="entity")
+    counts = await db.transaction(
+        lambda tx: _erase_subject(tx, ns, entity.id, with_episodes, actor))
+    if cache is not None:
+        cache.forget(ns)
+    keys = [entity.key, *map(entities.entity_key, entity.aliases)]
+    left = (await db.read("erasure/subject_remaining", ns=ns, id=entity.id, keys=keys))[0]
+    receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "subject", requested, datetime.now(UTC),
+                      counts, left["nodes"], left["resolvable"])
+    await _tombstone(db, ns, receipt, actor)
+    return receipt
+
+
+async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: bool,
+                         actor: str | None) -> dict[str, int]:
+    plan = (await tx.run("erasure/subject_plan", ns=ns, id=entity_id))[0]
+    await entities.lock(tx, ns, [entity_id, *plan["other_entities"]])
+    stale = await summaries.mark_stale(tx, ns, plan["facts"], "a cited fact was erased")
+    done = (await tx.run("erasure/subject_delete", ns=ns, id=entity_id, facts=plan["facts"],
+                         others=plan["others"], other_entities=plan["other_entities"]))[0]
+    counts = {**done, "summaries_stale": stale}
+    if with_episodes and plan["episodes"]:
+        cascade = await _erase_episodes(tx, ns, plan["episodes"], actor)
+        cascade.pop("_ids")
+        counts["episodes"] = cascade["episodes"]
+        counts["facts_retracted"] = cascade["facts_retracted"]
+        counts["summaries_stale"] += cascade["summaries_stale"]
+    await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(datetime.now(UTC)))
+    return counts
+
+
 async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:
     await db.write("erasure/receipt", id=receipt.id, scope=receipt.scope,
                    ns_digest=hashlib.sha256(ns.encode()).hexdigest(),

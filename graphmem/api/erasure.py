@@ -53,6 +53,19 @@ async def erase_episodes(
                                                 ctx.fact_cache))
 
 
+async def erase_subject(
+    info: Info, namespace: NamespaceArg,
+    entity: Annotated[str, strawberry.argument(description="The entity's name or alias.")],
+    episodes: Annotated[bool, strawberry.argument(
+        description="Also erase the episodes that evidence its facts (with their cascade).")
+    ] = False,
+) -> ErasureReceipt:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return _receipt(await domain.erase_subject(ctx.db, ns, entity, episodes,
+                                               ctx.principal.name, ctx.fact_cache))
+
+
 async def erase_namespace(
     info: Info, namespace: NamespaceArg,
     confirm: Annotated[str, strawberry.argument(

@@ -110,6 +110,10 @@ class Mutation:
         resolver=erasure_api.erase_episodes,
         description="Erase episodes: covering summaries turn stale, facts left without "
                     "evidence are retracted, sessions are relinked; the receipt verifies.")
+    erase_subject: erasure_api.ErasureReceipt = strawberry.field(
+        resolver=erasure_api.erase_subject,
+        description="Erase an entity: every fact about it, its aliases, orphaned entities and "
+                    "values, optionally the episodes evidencing it; the receipt verifies.")
     erase_namespace: erasure_api.ErasureReceipt = strawberry.field(
         resolver=erasure_api.erase_namespace,
         description="Erase everything a namespace holds, in bounded batches; the receipt "

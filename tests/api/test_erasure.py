@@ -89,5 +89,39 @@ async def test_erase_episodes_cascades(gql: GraphQLClient, db: Database, ns: str
         "b.external_id AS b, b.context AS context", {"ns": ns})
     assert [(r["a"], r["b"], r["context"]) for r in chain] == [("m1", "m3", "I work at Acme")]
     found = await gql.ok("""query($ns: String!) { search(namespace: $ns,
-        query: "diagnosis Xyzzy", kinds: [EPISODE]) { hits { kind } } }""", ns=ns)
-    assert found["search"]["hits"] == []
+        query: "diagnosis Xyzzy", kinds: [EPISODE]) { hits { episode { content } } }
+        }""", ns=ns)
+    assert "Xyzzy" not in str(found)
+
+
+async def test_erase_subject_removes_every_trace(gql: GraphQLClient, db: Database,
+                                                 ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[
+        said("m1", "2026-05-01T10:00:00Z", "My ex is called Jordan Vale"),
+        said("m2", "2026-05-01T10:01:00Z", "Jordan Vale lives in Leeds and likes opera")])
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("user", "ex_partner", "Jordan Vale", evidence=["m1"]),
+        fact("Jordan Vale", "lives_in", "Leeds", evidence=["m2"]),
+        fact("Jordan Vale", "likes", "opera", evidence=["m2"]),
+        fact("Jordan Vale", "age", value={"number": 41}),
+        fact("user", "likes", "opera")])
+    await gql.ok("""mutation($ns: String!) { addAlias(namespace: $ns, name: "Jordan Vale",
+        alias: "JV") { id } }""", ns=ns)
+    receipt = (await gql.ok("""mutation($ns: String!) { eraseSubject(namespace: $ns,
+        entity: "jv", episodes: true) { counts { kind count } remainingNodes
+        remainingSearchable verified } }""", ns=ns))["eraseSubject"]
+    counts = {c["kind"]: c["count"] for c in receipt["counts"]}
+    assert counts["facts"] == 4 and counts["aliases"] == 1 and counts["episodes"] == 2
+    assert counts["orphan_entities"] == 1 and counts["orphan_values"] == 1  # Leeds, 41
+    assert receipt["verified"]
+    left = await gql.ok("""query($ns: String!) { facts(namespace: $ns, includeHistory: true)
+        { nodes { subject predicate object } } }""", ns=ns)
+    assert left["facts"]["nodes"] == [{"subject": "user", "predicate": "likes",
+                                       "object": "opera"}]  # opera stays: still used
+    gone = await gql.ok("""query($ns: String!) { entity(namespace: $ns, name: "Jordan Vale")
+        { id } }""", ns=ns)
+    assert gone["entity"] is None
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE any(k IN keys(n) WHERE n[k] IS :: STRING "
+        "AND n[k] CONTAINS 'Jordan') RETURN count(n) AS n", {"ns": ns})
+    assert rows[0]["n"] == 0
