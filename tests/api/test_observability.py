@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from tests.api.test_conflicts import POLICY, RECORD, said
+from tests.api.test_conflicts import RECORD, said
+from tests.api.test_erasure import fill
 from tests.api.test_facts import ASSERT, FACTS, fact
 from tests.conftest import GraphQLClient
 
@@ -24,17 +25,11 @@ async def test_metrics_name_operations_and_statements_never_content(
 
 
 async def test_memory_stats_count_by_kind(gql: GraphQLClient, ns: str) -> None:
-    await gql.ok(POLICY, ns=ns, p="mood", c="ONE", s="MANUAL")
-    await gql.ok(RECORD, ns=ns, eps=[said("m1", "2026-05-01T10:00:00Z", "I live in Porto"),
-                                     said("m2", "2026-06-01T10:00:00Z", "Now Lisbon")])
-    await gql.ok(ASSERT, ns=ns, facts=[
-        fact("user", "lives_in", "Porto", evidence=["m1"]),
-        fact("user", "lives_in", "Lisbon", evidence=["m2"]),
-        fact("user", "mood", "calm"), fact("user", "mood", "busy")])
+    await fill(gql, ns)
     # Porto, narrowed to May by the move, is history plus a believed revision.
     stats = (await gql.ok("""query($ns: String!) { memoryStats(namespace: $ns) {
         sessions episodes entities believedFacts factVersions summaries staleSummaries
         openConflicts } }""", ns=ns))["memoryStats"]
-    assert stats == {"sessions": 1, "episodes": 2, "entities": 5, "believedFacts": 4,
-                     "factVersions": 5, "summaries": 0, "staleSummaries": 0,
+    assert stats == {"sessions": 1, "episodes": 2, "entities": 5, "believedFacts": 5,
+                     "factVersions": 6, "summaries": 0, "staleSummaries": 0,
                      "openConflicts": 1}
