@@ -43,6 +43,11 @@ class Receipt:
 MAX_EPISODES = 1_000
 
 
+def digest(ns: str) -> str:
+    """How an erased namespace is named where a trace must stay (receipts, the audit log)."""
+    return "sha256:" + hashlib.sha256(ns.encode()).hexdigest()
+
+
 async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
                          cache: FactCache | None = None) -> Receipt:
     """Erase episodes (ids or externalIds) in one transaction. Summaries covering them
@@ -130,7 +135,7 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: b
 
 async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:
     await db.write("erasure/receipt", id=receipt.id, scope=receipt.scope,
-                   ns_digest=hashlib.sha256(ns.encode()).hexdigest(),
+                   ns_digest=digest(ns),
                    requested_at=receipt.requested_at, completed_at=receipt.completed_at,
                    counts=json.dumps(receipt.counts, sort_keys=True),
                    verified=receipt.verified, actor=actor)
@@ -151,6 +156,7 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
             break
     if cache is not None:
         cache.forget(ns)
+    await db.write("erasure/pseudonymise_audit", ns=ns, digest=digest(ns))
     left = (await db.read("erasure/namespace_remaining", ns=ns, lucene=f'ns:"{ns}"'))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "namespace", requested, datetime.now(UTC),
                       counts, left["nodes"], left["searchable"])

@@ -35,3 +35,14 @@ def _with(error: GraphQLError, message: str, extensions: dict[str, object]) -> G
     metrics.REQUEST_ERRORS.labels(str(extensions["code"])).inc()
     return GraphQLError(message, nodes=error.nodes, source=error.source,
                         positions=error.positions, path=error.path, extensions=extensions)
+
+
+def code_of(error: GraphQLError) -> str:
+    """The code a raw execution error will carry once typed (for the audit trail, which runs
+    before the errors are rewritten)."""
+    original = error.original_error
+    if isinstance(original, GraphmemError):
+        return original.code
+    if original is None or isinstance(original, GraphQLError):
+        return "GRAPHQL_VALIDATION"
+    return "INTERNAL"

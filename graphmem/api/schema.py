@@ -17,6 +17,7 @@ from strawberry.extensions import (
 from strawberry.extensions.base_extension import SchemaExtension
 from strawberry.types import ExecutionContext
 
+from graphmem.api import audit as audit_api
 from graphmem.api import conflicts as conflict_api
 from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
@@ -74,6 +75,9 @@ class Query:
         description="The layered read for an agent's turn: session summary, current facts "
                     "about the entities named, episodes when time or detail is asked; within "
                     "a token budget, with a plan saying which layers ran and why.")
+    audit_log: episode_api.Connection[audit_api.AuditEvent] = strawberry.field(
+        resolver=audit_api.audit_log,
+        description="Memory-changing operations in a namespace, newest first (admin keys).")
     memory_stats: stats_api.MemoryStats = strawberry.field(
         resolver=stats_api.memory_stats,
         description="Counts by kind, stale summaries, open conflicts, pending embeddings.")
@@ -146,6 +150,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         partial(MaxAliasesLimiter, max_alias_count=settings.max_aliases),
         TypedErrors,
         OperationTiming,
+        audit_api.AuditTrail,
     ]
     if not settings.introspection:
         extensions.append(DisableIntrospection)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.erasure import digest
 from tests.api.test_conflicts import POLICY, RECORD, said
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient, delete_namespace
@@ -46,6 +47,10 @@ async def test_erase_namespace_leaves_nothing_and_a_receipt(gql: GraphQLClient, 
         tomb, _, _ = await db.driver.execute_query(
             "MATCH (r:ErasureReceipt {id: $id}) RETURN r", {"id": receipt["id"]})
         assert ns not in str(tomb[0]["r"]) and "Porto" not in str(tomb[0]["r"])
+        audited, _, _ = await db.driver.execute_query(
+            "MATCH (a:AuditEvent {ns: $digest}) RETURN collect(a.operation) AS ops",
+            {"digest": digest(ns)})
+        assert {"recordEpisodes", "eraseNamespace"} <= set(audited[0]["ops"])
         twin_stats = await gql.ok("""query($ns: String!) { memoryStats(namespace: $ns) {
             episodes believedFacts } }""", ns=twin)
         assert twin_stats["memoryStats"] == {"episodes": 2, "believedFacts": 5}
