@@ -51,6 +51,7 @@ class Settings(BaseSettings):
     max_aliases: int = Field(30, gt=0)
     max_batch: int = Field(1000, gt=0)
     max_page: int = Field(200, gt=0)
+    rate_limit_per_minute: int = Field(1200, ge=0)  # per API key; 0 disables
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_json: bool = True

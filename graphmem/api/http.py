@@ -17,6 +17,7 @@ from graphmem.api.schema import build_schema
 from graphmem.auth import ANONYMOUS_ADMIN, NOBODY, Principal, authenticate
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError, Unauthenticated
+from graphmem.rate_limit import RateLimiter
 
 
 class _GraphQLView(GraphQL[Context, None]):
@@ -39,6 +40,7 @@ class GraphQLEndpoint:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.view = _GraphQLView(settings)
+        self.limiter = RateLimiter(settings.rate_limit_per_minute)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -52,11 +54,17 @@ class GraphQLEndpoint:
                 scope, receive, send)
             return
         try:
-            scope["graphmem.principal"] = await self._principal(request)
+            principal = await self._principal(request)
         except GraphmemError as exc:
             status = 401 if isinstance(exc, Unauthenticated) else 503
             await _error(status, exc.code, exc.message)(scope, receive, send)
             return
+        wait = self.limiter.allow(principal.key_id)
+        if wait > 0:
+            await _error(429, "RATE_LIMITED", "too many requests for this API key",
+                         {"Retry-After": str(max(1, round(wait)))})(scope, receive, send)
+            return
+        scope["graphmem.principal"] = principal
         await self.view(scope, _replay(body), send)
 
     async def _principal(self, request: Request) -> Principal:
@@ -92,10 +100,13 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-def _error(status: int, code: str, message: str) -> Response:
+def _error(status: int, code: str, message: str,
+           headers: dict[str, str] | None = None) -> Response:
     payload = {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}
+    if status == 401:
+        headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
     return Response(json.dumps(payload), status_code=status, media_type="application/json",
-                    headers={"WWW-Authenticate": "Bearer"} if status == 401 else None)
+                    headers=headers)
 
 
 def graphql_route(settings: Settings) -> Route:
