@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
+os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")  # measure the service, not it
 
 import httpx  # noqa: E402
 

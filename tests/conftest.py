@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "test"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "17687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "17474")
+# The suite's admin key makes hundreds of requests a minute; the limiter has its own tests.
+os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
 
 from graphmem import migrations  # noqa: E402
 from graphmem.app import create_app  # noqa: E402
