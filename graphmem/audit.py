@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from graphmem.db import Database, Row
 from graphmem.namespaces import Namespace
-from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.pagination import Page, after_time_cursor, time_cursor
 from graphmem.timeutil import parse_stored_datetime, to_native
 
 
@@ -45,10 +45,9 @@ async def record(db: Database, events: list[dict[str, str | None]]) -> None:
 
 async def page(db: Database, ns: Namespace, first: int,
                after: str | None) -> Page[AuditEvent]:
-    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
-    after_t, after_id = key or (None, None)
+    after_t, after_id = after_time_cursor(after)
     rows = await db.read("audit/page", ns=ns, limit=first + 1, after_t=to_native(after_t),
                          after_id=after_id)
     found = [AuditEvent.from_row(row["event"]) for row in rows]
-    return Page([(encode_cursor([e.at.isoformat(), e.id]), e) for e in found[:first]],
+    return Page([(time_cursor(e.at, e.id), e) for e in found[:first]],
                 has_next=len(found) > first)

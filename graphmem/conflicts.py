@@ -17,7 +17,7 @@ from graphmem.db import Database, Row, Tx
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.facts_model import Fact
 from graphmem.namespaces import Namespace
-from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.pagination import Page, after_time_cursor, time_cursor
 from graphmem.timeutil import maybe_datetime, parse_stored_datetime, to_native
 
 
@@ -51,13 +51,12 @@ class Conflict:
 
     @property
     def cursor(self) -> str:
-        return encode_cursor([self.created_at.isoformat(), self.id])
+        return time_cursor(self.created_at, self.id)
 
 
 async def page(db: Database, ns: Namespace, status: ConflictStatus | None, first: int,
                after: str | None) -> Page[Conflict]:
-    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
-    after_t, after_id = key or (None, None)
+    after_t, after_id = after_time_cursor(after)
     rows = await db.read("conflicts/page", ns=ns, status=status.value if status else None,
                          limit=first + 1, after_t=to_native(after_t), after_id=after_id)
     found = [Conflict.from_row(row["conflict"], row["candidates"]) for row in rows]

@@ -116,8 +116,6 @@ async def _dispute_clashes(tx: Tx, ns: Namespace, entity_id: str, rows: list[Row
     for predicate, policy in in_force.items():
         if policy.cardinality is not policies.Cardinality.ONE:
             continue
-        values = [v for v in versions if v.predicate == predicate]
-        clashing = {v.id for v in values for w in values
-                    if v.identity != w.identity and v.interval.overlaps(w.interval)}
-        if clashing:
-            decided.disputes.append(sorted(clashing))
+        clash = resolution.clashing([v for v in versions if v.predicate == predicate])
+        if clash:
+            decided.disputes.append(clash)

@@ -177,7 +177,7 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode]) -> RecordRes
     rows = await _rows_with_seq(tx, ns, [e for _, e in to_create], now)
     if rows:
         await tx.run("episodes/create", ns=ns, episodes=rows)
-        sessions = _earliest_per_session(rows)
+        sessions = earliest_per_session(rows)
         if sessions:
             await tx.run("episodes/relink", ns=ns, sessions=sessions)
 
@@ -228,7 +228,8 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[NewEpisode],
     return rows
 
 
-def _earliest_per_session(rows: list[Row]) -> list[Row]:
+def earliest_per_session(rows: list[Row]) -> list[Row]:
+    """Per session among ``rows`` (session_id, occurred_at): where its chain must be relinked."""
     earliest: dict[str, Any] = {}
     for row in rows:
         sid = row["session_id"]

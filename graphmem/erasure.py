@@ -17,6 +17,7 @@ from typing import Any
 
 from graphmem import entities, summaries
 from graphmem.db import Database, Tx
+from graphmem.episodes import earliest_per_session
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.fact_cache import FactCache
 from graphmem.namespaces import Namespace
@@ -80,14 +81,9 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str],
     stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased")
     done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=now, actor=actor,
                          orphaned=[i for i in plan["orphaned"] if i]))[0]
-    sessions: dict[str, Any] = {}
-    for row in plan["sessions"]:
-        sid = row["session_id"]
-        if sid is not None and (sid not in sessions or row["occurred_at"] < sessions[sid]):
-            sessions[sid] = row["occurred_at"]
+    sessions = earliest_per_session(plan["sessions"])
     if sessions:
-        await tx.run("episodes/relink", ns=ns, sessions=[
-            {"session_id": s, "earliest": t} for s, t in sorted(sessions.items())])
+        await tx.run("episodes/relink", ns=ns, sessions=sessions)
     if done["retracted"]:
         await tx.run("conflicts/settle_orphaned", ns=ns, now=now)
     return {"episodes": done["erased"], "facts_retracted": done["retracted"],

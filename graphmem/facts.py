@@ -21,7 +21,7 @@ from graphmem.facts_model import Fact, Outcome, Source
 from graphmem.identifiers import normalise_predicate, relationship_type
 from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
-from graphmem.pagination import Page, decode_cursor
+from graphmem.pagination import Page, after_time_cursor
 from graphmem.timeutil import parse_stored_datetime, require_aware, to_native
 
 MAX_EVIDENCE = 100
@@ -255,8 +255,7 @@ async def _resolve_values(tx: Tx, ns: Namespace, batch: list[_Prepared],
 
 async def page(db: Database, ns: Namespace, where: FactFilter, first: int,
                after: str | None) -> Page[Fact]:
-    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
-    after_t, after_id = key or (None, None)
+    after_t, after_id = after_time_cursor(after)
     as_of, valid_at = where.moments()
     rows = await db.read(
         "facts/page", ns=ns, limit=first + 1,

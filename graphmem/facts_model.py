@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from graphmem.db import Row
-from graphmem.pagination import encode_cursor
+from graphmem.pagination import time_cursor
 from graphmem.timeutil import maybe_datetime, parse_stored_datetime
 
 
@@ -81,4 +81,4 @@ class Fact:
 
     @property
     def cursor(self) -> str:
-        return encode_cursor([self.recorded_at.isoformat(), self.id])
+        return time_cursor(self.recorded_at, self.id)

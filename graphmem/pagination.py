@@ -6,6 +6,7 @@ import base64
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from graphmem.errors import InvalidInput
@@ -28,6 +29,17 @@ def decode_cursor(cursor: str | None, parse: Callable[[list[Any]], T]) -> T | No
     except (IndexError, ValueError, TypeError):
         pass
     raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
+
+
+def time_cursor(at: datetime, item_id: str) -> str:
+    """The cursor of lists ordered by (a moment, an id)."""
+    return encode_cursor([at.isoformat(), item_id])
+
+
+def after_time_cursor(cursor: str | None) -> tuple[datetime | None, str | None]:
+    """(moment, id) of a ``time_cursor``, or (None, None) for the first page."""
+    key = decode_cursor(cursor, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
+    return key or (None, None)
 
 
 def batch_size(count: int, cap: int, noun: str) -> None:

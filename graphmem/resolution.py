@@ -234,9 +234,13 @@ def settle(keep: Version, others: list[Version], reason: str) -> Plan:
         if v.interval.overlaps(keep.interval):
             end(v, keep.id, Strategy.MANUAL.value, reason, versions, result,
                  keep=v.interval.minus(keep.interval), status=FactStatus.ACTIVE)
-    remaining = [v for v in versions if v.id != keep.id]
-    clashing = sorted({v.id for v in remaining for w in remaining
-                       if v.identity != w.identity and v.interval.overlaps(w.interval)})
-    if clashing:
-        result.disputes.append(clashing)
+    still = clashing([v for v in versions if v.id != keep.id])
+    if still:
+        result.disputes.append(still)
     return result
+
+
+def clashing(versions: list[Version]) -> list[str]:
+    """Ids of the versions that overlap another statement's validity (a dispute's members)."""
+    return sorted({v.id for v in versions for w in versions
+                   if v.identity != w.identity and v.interval.overlaps(w.interval)})

@@ -116,11 +116,17 @@ async def search(db: Database, ns: Namespace, query: SearchQuery,
         hit.matches.append(match)
         hit.score += weights.get(match.retriever, 1.0) / (RRF_K + match.rank)
 
+    filters = {"session_id": query.session_id, "valid_at": to_native(query.valid_at or now),
+               "history": query.include_history, "start": to_native(start),
+               "end": to_native(end)}
     if words and "bm25" in query.retrievers:
-        await _bm25(db, ns, query, words, start, end, query.valid_at or now, vote)
+        await _retrieve(db, ns, query, "bm25", filters, lambda kind: (
+            _INDEXED[kind][0], {"lucene": _lucene(ns, kind, words)}), vote)
     if words and embedder is not None and "vector" in query.retrievers:
         vector = (await embedder.embed([text]))[0]
-        await _nearest(db, ns, query, vector, start, end, query.valid_at or now, vote)
+        await _retrieve(db, ns, query, "vector", filters, lambda kind: (_VECTOR[kind], {
+            "vector": vector, "k": query.limit * 2 * VECTOR_OVERFETCH,
+            "min_score": (1 + query.min_similarity) / 2}), vote)  # Neo4j scores cosine 0..1
     if "graph" in query.retrievers:
         await _expand(db, ns, query, hits, vote)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.kind.value, h.id))[:query.limit]
@@ -153,38 +159,25 @@ _VECTOR = {Kind.EPISODE: "search/episodes_vector", Kind.FACT: "search/facts_vect
 VECTOR_OVERFETCH = 10  # the vector index spans namespaces: fetch more, keep this one's
 
 
-async def _bm25(db: Database, ns: Namespace, query: SearchQuery, words: list[str],
-                start: datetime | None, end: datetime | None, valid_at: datetime,
-                vote: Vote) -> None:
+def _lucene(ns: Namespace, kind: Kind, words: list[str]) -> str:
+    terms = " ".join(words)
+    matched = " OR ".join(f"{field}:({terms})^{boost}" for field, boost in _INDEXED[kind][1])
+    return f'ns:"{ns}" AND ({matched})'
+
+
+async def _retrieve(db: Database, ns: Namespace, query: SearchQuery, retriever: str,
+                    filters: dict[str, Any],
+                    per_kind: Callable[[Kind], tuple[str, dict[str, Any]]],
+                    vote: Vote) -> None:
+    """One retriever over every asked kind: one index per kind, queried concurrently (each
+    an independent read), each list voting by rank."""
     async def one(kind: Kind) -> tuple[Kind, list[Row]]:
-        name, fields = _INDEXED[kind]
-        terms = " ".join(words)
-        matched = " OR ".join(f"{field}:({terms})^{boost}" for field, boost in fields)
-        lucene = f'ns:"{ns}" AND ({matched})'
-        return kind, await db.read(
-            name, ns=ns, lucene=lucene, limit=query.limit * 2, session_id=query.session_id,
-            valid_at=to_native(valid_at), history=query.include_history,
-            start=to_native(start), end=to_native(end))
-
-    # One index per kind, queried concurrently (each is an independent read).
-    for kind, rows in await asyncio.gather(*(one(kind) for kind in query.kinds)):
-        for rank, row in enumerate(rows, start=1):
-            vote(kind, row["id"], Match("bm25", rank))
-
-
-async def _nearest(db: Database, ns: Namespace, query: SearchQuery, vector: list[float],
-                   start: datetime | None, end: datetime | None, valid_at: datetime,
-                   vote: Vote) -> None:
-    async def one(kind: Kind) -> tuple[Kind, list[Row]]:
-        return kind, await db.read(
-            _VECTOR[kind], ns=ns, vector=vector, k=query.limit * 2 * VECTOR_OVERFETCH,
-            limit=query.limit * 2, min_score=(1 + query.min_similarity) / 2,  # Neo4j's scale
-            session_id=query.session_id, valid_at=to_native(valid_at),
-            history=query.include_history, start=to_native(start), end=to_native(end))
+        name, params = per_kind(kind)
+        return kind, await db.read(name, ns=ns, limit=query.limit * 2, **filters, **params)
 
     for kind, rows in await asyncio.gather(*(one(kind) for kind in query.kinds)):
         for rank, row in enumerate(rows, start=1):
-            vote(kind, row["id"], Match("vector", rank))
+            vote(kind, row["id"], Match(retriever, rank))
 
 
 async def _expand(db: Database, ns: Namespace, query: SearchQuery,

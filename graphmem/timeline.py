@@ -14,14 +14,13 @@ from graphmem.db import Database
 from graphmem.errors import NotFound
 from graphmem.facts_model import Fact
 from graphmem.namespaces import Namespace
-from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.pagination import Page, after_time_cursor, time_cursor
 from graphmem.timeutil import parse_stored_datetime, to_native
 
 
 async def of_entity(db: Database, ns: Namespace, name: str, first: int, after: str | None,
                     include_history: bool = False) -> Page[tuple[datetime, Fact]]:
-    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
-    after_at, after_id = key or (None, None)
+    after_at, after_id = after_time_cursor(after)
     entity = await entities.by_name(db, ns, name)
     if entity is None:
         raise NotFound(f"no entity named {name!r}", field="entity")
@@ -29,5 +28,5 @@ async def of_entity(db: Database, ns: Namespace, name: str, first: int, after: s
                          history=include_history,
                          after_at=to_native(after_at), after_id=after_id)
     entries = [(parse_stored_datetime(row["at"]), Fact.from_row(row["fact"])) for row in rows]
-    return Page([(encode_cursor([at.isoformat(), fact.id]), (at, fact))
+    return Page([(time_cursor(at, fact.id), (at, fact))
                  for at, fact in entries[:first]], has_next=len(entries) > first)
