@@ -27,6 +27,7 @@ from graphmem.embeddings import Embedder
 from graphmem.errors import GraphmemError
 from graphmem.fact_cache import FactCache
 from graphmem.logs import RequestIds
+from graphmem.pipelines.worker import Worker, run_workers
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +40,12 @@ class Runtime:
     db: Database
     embedder: Embedder | None = None
     fact_cache: FactCache = field(default_factory=FactCache)
+    worker: Worker | None = None  # runs jobs on request (`wait: true`); the pool runs the rest
     ready: bool = False
     problem: str | None = "starting"
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
     _worker: asyncio.Task[None] | None = field(default=None, repr=False)
+    _pool: asyncio.Task[None] | None = field(default=None, repr=False)
 
     async def become_ready(self) -> None:
         delay = 0.5
@@ -56,6 +59,9 @@ class Runtime:
                     await embeddings.ensure_space(self.db, self.embedder)
                     self._worker = asyncio.create_task(embeddings.run_worker(
                         self.db, self.embedder, self.settings.embedding_batch_size))
+                if self.settings.workers:
+                    self._pool = asyncio.create_task(
+                        run_workers(self.db, self.settings, self.settings.workers))
                 self.ready, self.problem = True, None
             except GraphmemError as exc:
                 self.problem = exc.message
@@ -69,14 +75,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        runtime = Runtime(settings=settings, db=open_database(settings),
-                          embedder=embeddings.make_embedder(settings))
+        db = open_database(settings)
+        runtime = Runtime(settings=settings, db=db, embedder=embeddings.make_embedder(settings),
+                          worker=Worker(db, settings))
         runtime._task = asyncio.create_task(runtime.become_ready())
         app.state.runtime = runtime
         try:
             yield
         finally:
-            for task in (runtime._task, runtime._worker):
+            for task in (runtime._task, runtime._worker, runtime._pool):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):

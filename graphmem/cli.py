@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -175,6 +176,32 @@ def reembed() -> None:
 
     ensure_neo4j(settings)
     typer.echo(f"embedded {with_database(work)} nodes")
+
+
+@app.command("worker")
+def worker(
+    count: int = typer.Option(1, "--count", "-c", min=1, max=32, help="Workers to run."),
+    once: bool = typer.Option(False, "--once", help="Run the due jobs, then exit."),
+) -> None:
+    """Run pipeline jobs (extraction, summaries) alone, beside or instead of `serve`'s."""
+    from graphmem import logs, migrations
+    from graphmem.pipelines.worker import Worker, run_workers
+
+    settings = get_settings()
+    ensure_neo4j(settings)
+    logs.configure(settings.log_level, settings.log_json)
+
+    async def work(db: Database) -> None:
+        await migrations.apply(db)
+        if once:
+            single = Worker(db, settings)
+            await single.housekeeping()
+            typer.echo(f"ran {await single.drain()} job(s)", err=True)
+        else:
+            await run_workers(db, settings, count)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        with_database(work)
 
 
 @app.command("serve")

@@ -69,6 +69,36 @@ class Settings(BaseSettings):
     # match is noise (calibrated for the local model: unrelated texts score 0.0-0.15).
     vector_min_similarity: float = Field(0.2, ge=-1, le=1)
 
+    # Pipelines: extraction and summarisation jobs, run by workers inside `graphmem serve`
+    # (``workers`` of them; 0 leaves them to `graphmem worker`). Namespaces switch each
+    # pipeline on or off with `setPipelines`; these are the defaults for those that did not.
+    workers: int = Field(1, ge=0, le=32)
+    extract_by_default: bool = False
+    summarize_by_default: bool = False
+    job_episodes: int = Field(20, ge=1, le=500)  # episodes per extraction job
+    job_max_attempts: int = Field(5, ge=1, le=100)
+    job_backoff_s: float = Field(2.0, gt=0)  # the first retry's delay; doubles, capped
+    job_backoff_cap_s: float = Field(600.0, gt=0)
+    job_lease_s: float = Field(300.0, gt=0)  # a silent worker's job is reclaimed after this
+    summary_every_episodes: int = Field(20, ge=2)
+    summary_every_tokens: int = Field(2000, ge=50)  # estimated at ingest as characters / 4
+    summary_budget_tokens: int = Field(250, ge=20)
+    summary_fanout: int = Field(5, ge=2)  # fresh session summaries per namespace summary
+    pattern_confidence: float = Field(0.6, ge=0, le=1)  # the offline extractor's facts
+
+    # The LLM for extraction and summaries: any OpenAI-compatible endpoint. Without a model
+    # the offline pipelines run (patterns and extractive summaries).
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = Field(60.0, gt=0)
+    # "auto" tries a JSON schema, then JSON mode, then instructions alone, and remembers
+    # what the endpoint accepted.
+    llm_structured_output: Literal["auto", "json_schema", "json_object", "prompt"] = "auto"
+    llm_max_confidence: float = Field(0.9, ge=0, le=1)  # models are sure of too much
+    llm_input_usd_per_million: float = Field(0.0, ge=0)
+    llm_output_usd_per_million: float = Field(0.0, ge=0)
+
     @field_validator("neo4j_uri")
     @classmethod
     def _known_scheme(cls, uri: str | None) -> str | None:

@@ -20,6 +20,7 @@ from graphmem.db import Database, Row, Tx
 from graphmem.errors import DuplicateConflict, InvalidInput
 from graphmem.namespaces import Namespace
 from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.pipelines.jobs import Triggers, enqueue_after_record
 from graphmem.timeutil import parse_stored_datetime, require_aware, to_native
 
 MAX_CONTENT_CHARS = 1_000_000
@@ -136,14 +137,17 @@ def validate(episode: NewEpisode) -> None:
             raise InvalidInput(f"{name} must be 1-256 characters", field=name)
 
 
-async def record(db: Database, ns: Namespace, batch: list[NewEpisode]) -> RecordResult:
-    """Record a batch in one transaction; see the module docstring for idempotency."""
+async def record(db: Database, ns: Namespace, batch: list[NewEpisode],
+                 triggers: Triggers | None = None) -> RecordResult:
+    """Record a batch in one transaction; see the module docstring for idempotency. With
+    ``triggers``, the same transaction queues the pipelines' jobs for what was new."""
     for episode in batch:
         validate(episode)
-    return await db.transaction(lambda tx: record_in(tx, ns, batch))
+    return await db.transaction(lambda tx: record_in(tx, ns, batch, triggers))
 
 
-async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode]) -> RecordResult:
+async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
+                    triggers: Triggers | None = None) -> RecordResult:
     """Record inside a running transaction (validated already)."""
     keys = sorted({e.external_id for e in batch if e.external_id is not None})
     stored = {
@@ -180,6 +184,8 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode]) -> RecordRes
         sessions = earliest_per_session(rows)
         if sessions:
             await tx.run("episodes/relink", ns=ns, sessions=sessions)
+        if triggers is not None:
+            await enqueue_after_record(tx, ns, rows, triggers, now)
 
     created = {pos: Episode.from_row({**row, "ns": ns}) for (pos, _), row in zip(to_create, rows,
                                                                                   strict=True)}
@@ -194,14 +200,17 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode]) -> RecordRes
 async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[NewEpisode],
                          now: datetime) -> list[Row]:
     counts: dict[str, int] = defaultdict(int)
+    tokens: dict[str, int] = defaultdict(int)  # estimated, for the summary trigger
     for episode in episodes:
         if episode.session_id is not None:
             counts[episode.session_id] += 1
+            tokens[episode.session_id] += len(episode.content) // 4 + 1
     bases: dict[str, int] = {}
     if counts:
         reserved = await tx.run(
             "episodes/reserve_seq", ns=ns, now=now,
-            sessions=[{"session_id": s, "count": c} for s, c in sorted(counts.items())],
+            sessions=[{"session_id": s, "count": c, "tokens": tokens[s]}
+                      for s, c in sorted(counts.items())],
         )
         bases = {row["session_id"]: row["base"] for row in reserved}
     rows = []

@@ -7,6 +7,7 @@ retraction's ``RETRACTED_IN``); summaries citing the old fact become stale.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 
 from graphmem import entities, facts, summaries
@@ -55,10 +56,24 @@ async def _correct(tx: Tx, ns: Namespace, fact_id: str, new_object: str | None,
     episode = await _observe(
         tx, ns, f"Corrected “{old.text}” to “{old.subject} {old.predicate.replace('_', ' ')} "
                 f"{shown}”. Reason: {reason}", actor, now)
-    return await facts.assert_in(tx, ns, facts.NewFact(
+    return await replace_in(tx, ns, old, facts.NewFact(
         subject=old.subject, predicate=old.predicate, object=new_object, value=value,
-        confidence=1.0, source=Source.USER_CORRECTION, valid_from=old.valid_from,
-        valid_to=old.valid_to, evidence=[episode]), actor, correcting=(fact_id, reason))
+        confidence=1.0, source=Source.USER_CORRECTION, evidence=[episode]), reason, actor)
+
+
+async def correct_in(tx: Tx, ns: Namespace, fact_id: str, new: facts.NewFact, reason: str,
+                     actor: str | None) -> facts.Asserted:
+    """Inside a running transaction: ``new`` replaces the believed fact outright (a
+    pipeline read a correction in an episode, which is ``new``'s evidence)."""
+    return await replace_in(tx, ns, await _believed_fact(tx, ns, fact_id), new, reason, actor)
+
+
+async def replace_in(tx: Tx, ns: Namespace, old: Fact, new: facts.NewFact, reason: str,
+                     actor: str | None) -> facts.Asserted:
+    """The correction covers the old fact's validity: it was wrong all along."""
+    return await facts.assert_in(
+        tx, ns, dataclasses.replace(new, valid_from=old.valid_from, valid_to=old.valid_to),
+        actor, correcting=(old.id, reason))
 
 
 async def _believed_fact(tx: Tx, ns: Namespace, fact_id: str) -> Fact:

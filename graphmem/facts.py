@@ -147,6 +147,23 @@ async def assert_facts(db: Database, ns: Namespace, batch: list[NewFact],
     return await db.transaction(lambda tx: _assert(tx, ns, prepared, asserted_by))
 
 
+def check(new: NewFact) -> None:
+    """Raise ``InvalidInput`` unless ``new`` could be asserted (for proposals to filter)."""
+    _prepare(new, 0)
+
+
+async def assert_batch_in(tx: Tx, ns: Namespace, batch: list[NewFact],
+                          asserted_by: str | None) -> list[Asserted]:
+    """Assert a batch inside a running transaction (a pipeline writing its results)."""
+    return await _assert(tx, ns, [_prepare(new, i) for i, new in enumerate(batch)], asserted_by)
+
+
+async def current_values(tx: Tx, ns: Namespace, subject: str, predicate: str) -> list[Row]:
+    """The believed facts (id, object) of a subject (name or alias) and predicate."""
+    return await tx.run("facts/current_values", ns=ns, subject_key=entities.entity_key(subject),
+                        predicate=normalise_predicate(predicate))
+
+
 async def assert_in(tx: Tx, ns: Namespace, new: NewFact, asserted_by: str | None,
                     correcting: tuple[str, str] | None = None) -> Asserted:
     """Assert one fact inside a running transaction. ``correcting`` is (fact id, reason) of a

@@ -43,3 +43,17 @@ def timed(histogram: Histogram, *labels: str) -> Iterator[None]:
 
 async def endpoint(request: Request) -> Response:
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+JOBS = Counter(
+    "graphmem_jobs_total", "Pipeline job attempts by kind and outcome.", ["kind", "outcome"])
+JOB_QUEUE = Gauge(
+    "graphmem_job_queue", "Pipeline jobs by state (queued, running, failed), service-wide.",
+    ["state"])
+JOB_SECONDS = Histogram(
+    "graphmem_job_seconds", "Pipeline job run time by kind.", ["kind"],
+    buckets=(*_BUCKETS, 30, 60, 300))
+EXTRACTION_EPISODES = Counter(
+    "graphmem_extraction_episodes_total",
+    "Episodes seen by extraction: selected for it, or skipped by the heuristics.", ["decision"])
+LLM_TOKENS = Counter(
+    "graphmem_llm_tokens_total", "LLM tokens used by pipelines, by direction.", ["direction"])
+LLM_COST = Counter("graphmem_llm_cost_usd_total", "LLM cost in USD (from configured prices).")

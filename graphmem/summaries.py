@@ -67,6 +67,12 @@ async def write(db: Database, ns: Namespace, new: NewSummary) -> Summary:
     return await db.transaction(lambda tx: _write(tx, ns, new))
 
 
+async def write_in(tx: Tx, ns: Namespace, new: NewSummary) -> Summary:
+    """The same inside a running transaction (a pipeline writing its result)."""
+    _validate(new)
+    return await _write(tx, ns, new)
+
+
 async def _write(tx: Tx, ns: Namespace, new: NewSummary) -> Summary:
     found = (await tx.run("summaries/coverage", ns=ns, ids=sorted(set(new.covers)),
                           fact_ids=sorted(set(new.cites))))[0]

@@ -22,6 +22,8 @@ os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "17687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "17474")
 # The suite's admin key makes hundreds of requests a minute; the limiter has its own tests.
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
+# Tests run pipeline jobs themselves (a Worker, or `wait: true`), so no pool races them.
+os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
 from graphmem import migrations  # noqa: E402
 from graphmem.app import create_app  # noqa: E402

@@ -15,6 +15,7 @@ from graphmem.db import Database
 from graphmem.embeddings import Embedder
 from graphmem.fact_cache import FactCache
 from graphmem.namespaces import Namespace, parse_namespace
+from graphmem.pipelines.worker import Worker
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Context:
     settings: Settings
     embedder: Embedder | None = None
     fact_cache: FactCache | None = None
+    worker: Worker | None = None
     loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
 
     def namespace(self, raw: str) -> Namespace:

@@ -16,6 +16,7 @@ from graphmem.api.pagination import Connection, to_connection
 from graphmem.errors import InvalidInput
 from graphmem.namespaces import Namespace
 from graphmem.pagination import batch_size, page_size
+from graphmem.pipelines.jobs import Triggers
 
 if TYPE_CHECKING:
     from graphmem.api.facts import Fact
@@ -127,7 +128,8 @@ async def record_episodes(
     ctx = info.context
     ns = ctx.namespace(namespace)
     batch_size(len(episodes), ctx.settings.max_batch, "episodes")
-    result = await domain.record(ctx.db, ns, [e.to_domain() for e in episodes])
+    result = await domain.record(ctx.db, ns, [e.to_domain() for e in episodes],
+                                 Triggers.from_settings(ctx.settings))
     return RecordEpisodesResult(episodes=[Episode.of(e) for e in result.episodes],
                                 created=result.created, duplicates=result.duplicates)
 

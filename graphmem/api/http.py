@@ -31,7 +31,8 @@ class _GraphQLView(GraphQL[Context, None]):
         # Absent only for the GraphiQL page itself, which runs no operation.
         principal: Principal = request.scope.get("graphmem.principal", NOBODY)
         return Context(db=runtime.db, principal=principal, settings=self.settings,
-                       embedder=runtime.embedder, fact_cache=runtime.fact_cache)
+                       embedder=runtime.embedder, fact_cache=runtime.fact_cache,
+                       worker=runtime.worker)
 
 
 class GraphQLEndpoint:

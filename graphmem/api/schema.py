@@ -23,6 +23,7 @@ from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
 from graphmem.api import erasure as erasure_api
 from graphmem.api import facts as fact_api
+from graphmem.api import jobs as job_api
 from graphmem.api import search as search_api
 from graphmem.api import stats as stats_api
 from graphmem.api import summaries as summary_api
@@ -83,6 +84,14 @@ class Query:
         description="Counts by kind, stale summaries, open conflicts, pending embeddings.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
+    jobs: episode_api.Connection[job_api.Job] = strawberry.field(
+        resolver=job_api.list_jobs,
+        description="Pipeline jobs (extraction, summaries), newest first.")
+    job: job_api.Job | None = strawberry.field(resolver=job_api.job,
+                                               description="One pipeline job by id.")
+    pipelines: job_api.PipelineSwitches = strawberry.field(
+        resolver=job_api.pipelines,
+        description="Whether new episodes are extracted and sessions summarised.")
 
 
 @strawberry.type(description="Write memory. Each mutation is one transaction: it writes all or "
@@ -131,6 +140,20 @@ class Mutation:
     write_summary: summary_api.Summary = strawberry.field(
         resolver=summary_api.write_summary,
         description="Store a summary linked to what it covers and cites.")
+    extract_facts: job_api.Job = strawberry.field(
+        resolver=job_api.extract_facts,
+        description="Extract facts from episodes (LLM if configured, else offline patterns), "
+                    "through conflict resolution; queued, or run now with `wait`.")
+    summarize: job_api.Job = strawberry.field(
+        resolver=job_api.summarize,
+        description="Summarise a session (folding new episodes into its summary) or, without "
+                    "a session, the namespace's session summaries; queued, or now with `wait`.")
+    set_pipelines: job_api.PipelineSwitches = strawberry.field(
+        resolver=job_api.set_pipelines,
+        description="Switch extraction and summarisation on or off for new episodes.")
+    retry_job: job_api.Job = strawberry.field(
+        resolver=job_api.retry_job,
+        description="Queue a failed job again, now, with fresh attempts.")
 
 
 class _Schema(strawberry.Schema):

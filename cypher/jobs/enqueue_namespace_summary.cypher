@@ -1,0 +1,10 @@
+// Queue a namespace (level-2) summary once enough fresh session summaries wait for one.
+WITH COUNT { MATCH (m:Summary {ns: $ns, level: 1})
+             WHERE NOT m.stale AND NOT EXISTS { MATCH (:Summary)-[:SUMMARIZES]->(m) } }
+     AS waiting
+WHERE waiting >= $fanout
+  AND NOT EXISTS { MATCH (:Job {ns: $ns, state: 'queued', kind: 'summarize_namespace'}) }
+CREATE (j:Job {id: 'job_' + replace(randomUUID(), '-', ''), ns: $ns,
+               kind: 'summarize_namespace', state: 'queued', attempts: 0, not_before: $now,
+               created_at: $now, updated_at: $now})
+RETURN j.id AS id

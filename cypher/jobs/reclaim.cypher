@@ -1,0 +1,8 @@
+// Jobs whose worker died (the lease ran out) go back to the queue, or fail once their
+// attempts are spent (a job that kills its worker every time is poison).
+MATCH (j:Job {state: 'running'})
+WHERE j.lease_until <= $now
+SET j.state = CASE WHEN j.attempts >= $max_attempts THEN 'failed' ELSE 'queued' END,
+    j.not_before = $now, j.updated_at = $now, j.lease_until = null,
+    j.error = 'the worker stopped before finishing (lease expired)'
+RETURN count(j) AS reclaimed

@@ -1,0 +1,195 @@
+"""GraphQL types and resolvers for the pipelines: jobs, their switches, and running
+extraction or summarisation on demand."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.context import Context, Info
+from graphmem.api.facts import Fact
+from graphmem.api.pagination import Connection, to_connection
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.namespaces import Namespace
+from graphmem.pagination import batch_size, page_size
+from graphmem.pipelines import jobs as domain
+from graphmem.pipelines import switches
+
+JobKind = strawberry.enum(domain.JobKind, description=(
+    "extract: facts from episodes; summarize_session: a level-1 summary of a session; "
+    "summarize_namespace: a level-2 summary over session summaries."))
+JobState = strawberry.enum(domain.JobState, description=(
+    "queued: waiting (maybe backing off until notBefore); running: a worker holds it; "
+    "done; failed: attempts ran out or the error cannot pass (see error; retryJob)."))
+WaitArg = Annotated[bool, strawberry.argument(
+    description="Run it now, in this request, and return it finished (or failed): for "
+                "callers that need the result before answering. Default: queue it.")]
+
+
+@strawberry.type(description="A pipeline job: what it concerns, where it stands, what it did.")
+class Job:
+    id: strawberry.ID = strawberry.field(description="graphmem's id (`job_…`).")
+    namespace: str = strawberry.field(description="The namespace it works on.")
+    kind: JobKind = strawberry.field(description="What it does.")
+    state: JobState = strawberry.field(description="Where it stands.")
+    attempts: int = strawberry.field(description="Attempts started so far.")
+    created_at: datetime = strawberry.field(description="When it was queued.")
+    not_before: datetime | None = strawberry.field(description="Not run before (backoff).")
+    started_at: datetime | None = strawberry.field(description="When the last attempt began.")
+    finished_at: datetime | None = strawberry.field(description="When it finished or failed.")
+    session_id: str | None = strawberry.field(description="The session a summary is for.")
+    error: str | None = strawberry.field(description="The last attempt's error (no content).")
+    episodes: int = strawberry.field(description="Episodes it concerns.")
+    producer: str | None = strawberry.field(
+        description="What did the work: `patterns-v1`, `extractive-v1`, `llm:<model>/<prompt>`.")
+    selected: int | None = strawberry.field(description="Episodes judged worth extracting.")
+    skipped: int | None = strawberry.field(description="Episodes the heuristics skipped.")
+    candidates: int | None = strawberry.field(description="Facts the extractor proposed.")
+    facts: int | None = strawberry.field(description="Facts written (asserted or corrected).")
+    summaries: int | None = strawberry.field(description="Summaries written.")
+    llm_calls: int | None = strawberry.field(description="Calls to the LLM.")
+    tokens_in: int | None = strawberry.field(description="Prompt tokens (as the LLM counted).")
+    tokens_out: int | None = strawberry.field(description="Completion tokens.")
+    cost_usd: float | None = strawberry.field(description="Cost at the configured prices.")
+
+    @classmethod
+    def of(cls, j: domain.Job) -> Job:
+        s = j.stats
+        return cls(id=strawberry.ID(j.id), namespace=j.namespace, kind=j.kind, state=j.state,
+                   attempts=j.attempts, created_at=j.created_at, not_before=j.not_before,
+                   started_at=j.started_at, finished_at=j.finished_at, session_id=j.session_id,
+                   error=j.error, episodes=j.episodes, producer=s.get("producer"),
+                   selected=s.get("selected"), skipped=s.get("skipped"),
+                   candidates=s.get("candidates"), facts=s.get("facts"),
+                   summaries=s.get("summaries"), llm_calls=s.get("llm_calls"),
+                   tokens_in=s.get("tokens_in"), tokens_out=s.get("tokens_out"),
+                   cost_usd=s.get("cost_usd"))
+
+    @strawberry.field(description="The facts it wrote (any status now).")
+    async def produced_facts(self, info: Info) -> list[Fact]:
+        ctx, ns = info.context, Namespace(self.namespace)
+        loader = ctx.loader("job_facts", ns, lambda ids: domain.produced_facts(ctx.db, ns, ids))
+        return [Fact.of(f) for f in await loader.load(str(self.id))]
+
+
+@strawberry.type(description="Which pipelines run for a namespace's new episodes.")
+class PipelineSwitches:
+    extract: bool = strawberry.field(description="Recording episodes queues extraction.")
+    summarize: bool = strawberry.field(description="Sessions get summaries as they grow, and "
+                                                   "stale summaries are rebuilt.")
+    is_default: bool = strawberry.field(description="True: the server's defaults apply.")
+    updated_at: datetime | None = strawberry.field(description="When last set.")
+    updated_by: str | None = strawberry.field(description="Who set them (API key name).")
+
+    @classmethod
+    def of(cls, s: switches.Switches) -> PipelineSwitches:
+        return cls(extract=s.extract, summarize=s.summarize, is_default=s.is_default,
+                   updated_at=s.updated_at, updated_by=s.updated_by)
+
+
+async def list_jobs(
+    info: Info, namespace: NamespaceArg,
+    state: Annotated[JobState | None, strawberry.argument(description="Only this state.")]
+    = None,
+    first: FirstArg = 50, after: AfterArg = None,
+) -> Connection[Job]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    page = await domain.page(ctx.db, ns, domain.JobState(state) if state else None,
+                             page_size(first, ctx.settings.max_page), after)
+    return to_connection(page, Job.of)
+
+
+async def job(info: Info, namespace: NamespaceArg,
+              id: Annotated[strawberry.ID, strawberry.argument(description="The job's id.")],
+              ) -> Job | None:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    found = await domain.by_ids(ctx.db, ns, [str(id)])
+    return Job.of(found[str(id)]) if str(id) in found else None
+
+
+async def pipelines(info: Info, namespace: NamespaceArg) -> PipelineSwitches:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return PipelineSwitches.of(await switches.of_namespace(ctx.db, ns, ctx.settings))
+
+
+async def set_pipelines(
+    info: Info, namespace: NamespaceArg,
+    extract: Annotated[bool | None, strawberry.argument(
+        description="Queue extraction for new episodes (null: unchanged).")] = None,
+    summarize: Annotated[bool | None, strawberry.argument(
+        description="Summarise sessions as they grow (null: unchanged).")] = None,
+) -> PipelineSwitches:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return PipelineSwitches.of(await switches.set_switches(
+        ctx.db, ns, ctx.settings, extract, summarize, ctx.principal.name))
+
+
+async def retry_job(info: Info, namespace: NamespaceArg,
+                    id: Annotated[strawberry.ID, strawberry.argument(
+                        description="A failed (or backing-off) job.")]) -> Job:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Job.of(await domain.retry(ctx.db, ns, str(id)))
+
+
+async def extract_facts(
+    info: Info, namespace: NamespaceArg,
+    episode_ids: Annotated[list[strawberry.ID], strawberry.argument(
+        description="Episodes (ids or externalIds) to extract facts from.")],
+    wait: WaitArg = False,
+) -> Job:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    batch_size(len(episode_ids), ctx.settings.max_batch, "episodeIds")
+    refs = sorted({str(ref) for ref in episode_ids})
+    found = {row["ref"]: row["id"] for row in await ctx.db.read(
+        "facts/evidence_lookup", ns=ns, refs=refs)}
+    missing = [ref for ref in refs if ref not in found]
+    if missing:
+        raise NotFound(f"episodes not found in this namespace: {missing[:10]}",
+                       field="episodeIds", missing=missing[:10])
+    queued = await domain.enqueue(ctx.db, ns, domain.JobKind.EXTRACT,
+                                  sorted(set(found.values())))
+    return await _maybe_run(ctx, ns, queued, wait)
+
+
+async def summarize(
+    info: Info, namespace: NamespaceArg,
+    session_id: Annotated[str | None, strawberry.argument(
+        description="The session to summarise; null: a namespace summary over the session "
+                    "summaries.")] = None,
+    wait: WaitArg = False,
+) -> Job:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    if session_id is not None:
+        if not await ctx.db.read("summaries/session_frontier", ns=ns, session_id=session_id):
+            raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")
+        kind = domain.JobKind.SUMMARIZE_SESSION
+    else:
+        kind = domain.JobKind.SUMMARIZE_NAMESPACE
+    queued = await domain.enqueue(ctx.db, ns, kind, [], session_id)
+    return await _maybe_run(ctx, ns, queued, wait)
+
+
+async def _maybe_run(ctx: Context, ns: Namespace, queued: domain.Job, wait: bool) -> Job:
+    if not wait:
+        return Job.of(queued)
+    if ctx.worker is None:
+        raise InvalidInput("this server runs no pipelines in requests", field="wait")
+    ran = await ctx.worker.run_one(queued.id)
+    if ran is not None:
+        return Job.of(ran)  # done, or failed with the error (maybe to be retried later)
+    # A pool worker claimed it first: wait for that attempt to end.
+    while (now := (await domain.by_ids(ctx.db, ns, [queued.id]))[queued.id]).state \
+            is domain.JobState.RUNNING:
+        await asyncio.sleep(0.05)
+    return Job.of(now)

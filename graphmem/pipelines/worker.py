@@ -1,0 +1,122 @@
+"""The worker: claims pipeline jobs and runs them, inside `graphmem serve` or alone as
+`graphmem worker`. Any number of workers (tasks or processes) can share one queue.
+
+Each loop: claim the oldest due job, run it, record the outcome. Every few seconds it also
+puts back jobs whose worker died (expired leases), queues rebuilds of stale summaries and
+updates the queue gauges. A failure never stops the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+import uuid
+
+from graphmem import metrics
+from graphmem.config import Settings
+from graphmem.db import Database
+from graphmem.errors import GraphmemError
+from graphmem.pipelines import extraction, jobs, summarising
+from graphmem.pipelines.llm import LLM, LLMError
+from graphmem.timeutil import to_native
+
+log = logging.getLogger(__name__)
+HOUSEKEEPING_S = 5.0
+
+
+class Worker:
+    def __init__(self, db: Database, settings: Settings, name: str | None = None) -> None:
+        self.db = db
+        self.settings = settings
+        self.llm = LLM(settings) if settings.llm_model else None
+        self.name = name or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+    async def run_one(self, job_id: str | None = None) -> jobs.Job | None:
+        """Claim and run one due job (or ``job_id``); None when there was none to claim."""
+        claim = await jobs.claim(self.db, self.name, self.settings.job_lease_s, job_id)
+        if claim is None:
+            return None
+        kind = claim.job.kind.value
+        began = time.perf_counter()
+        try:
+            done = await self._run(claim)
+        except jobs.LeaseLost:
+            metrics.JOBS.labels(kind, "lease_lost").inc()
+            log.warning("job %s was taken over by another worker; result discarded",
+                        claim.job.id)
+            return None
+        except Exception as exc:  # every failure is recorded on the job, then the loop goes on
+            metrics.JOBS.labels(kind, "error").inc()
+            retryable = getattr(exc, "retryable", True)
+            log.warning("job %s (%s) attempt %d failed: %s", claim.job.id, kind,
+                        claim.attempt, _describe(exc))
+            return await jobs.fail(self.db, claim, _describe(exc), self.settings,
+                                   final=not retryable)
+        metrics.JOBS.labels(kind, "done").inc()
+        metrics.JOB_SECONDS.labels(kind).observe(time.perf_counter() - began)
+        _count_usage(done)
+        return done
+
+    async def drain(self) -> int:
+        """Run due jobs until none is left; how many ran (tests and `graphmem worker --once`)."""
+        ran = 0
+        while await self.run_one() is not None:
+            ran += 1
+        return ran
+
+    async def run_forever(self, idle_s: float = 0.5) -> None:
+        last_housekeeping = 0.0
+        delay = idle_s
+        while True:
+            try:
+                if time.monotonic() - last_housekeeping > HOUSEKEEPING_S:
+                    await self.housekeeping()
+                    last_housekeeping = time.monotonic()
+                ran = await self.run_one()
+                delay = idle_s
+                if ran is None:
+                    await asyncio.sleep(idle_s)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Neo4j away: back off, the leases keep jobs safe
+                log.warning("worker loop: %s; retrying in %.1fs", _describe(exc), delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+
+    async def housekeeping(self) -> None:
+        reclaimed = await jobs.reclaim_expired(self.db, self.settings.job_max_attempts)
+        if reclaimed:
+            log.warning("put %d job(s) of stopped workers back in the queue", reclaimed)
+        await self.db.write("jobs/enqueue_regeneration", limit=100,
+                            summarize_by_default=self.settings.summarize_by_default,
+                            now=to_native(jobs.utcnow()))
+        depth = (await self.db.read("jobs/depth"))[0]
+        for state in ("queued", "running", "failed"):
+            metrics.JOB_QUEUE.labels(state).set(depth[state])
+
+    async def _run(self, claim: jobs.Claim) -> jobs.Job:
+        if claim.job.kind is jobs.JobKind.EXTRACT:
+            return await extraction.run(self.db, self.settings, self.llm, claim)
+        return await summarising.run(self.db, self.settings, self.llm, claim)
+
+
+def _describe(exc: BaseException) -> str:
+    """What a job record and a log line may say: our own messages, else only the type
+    (a driver or library message could quote memory content)."""
+    if isinstance(exc, GraphmemError | LLMError):
+        return f"{exc.code}: {exc.message}"
+    return type(exc).__name__
+
+
+def _count_usage(job: jobs.Job) -> None:
+    metrics.LLM_TOKENS.labels("in").inc(job.stats.get("tokens_in", 0))
+    metrics.LLM_TOKENS.labels("out").inc(job.stats.get("tokens_out", 0))
+    metrics.LLM_COST.inc(job.stats.get("cost_usd", 0.0))
+
+
+async def run_workers(db: Database, settings: Settings, count: int) -> None:
+    """``count`` workers in this process until cancelled (`graphmem serve`)."""
+    await asyncio.gather(*(Worker(db, settings).run_forever() for _ in range(count)))

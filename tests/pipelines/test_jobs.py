@@ -1,0 +1,109 @@
+"""The job queue over the real Neo4j: atomic claims, backoff, poison jobs, leases, retry."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.db import Database
+from graphmem.errors import InvalidInput
+from graphmem.namespaces import Namespace
+from graphmem.pipelines import jobs
+from graphmem.pipelines.jobs import JobKind, JobState
+
+
+def _settings(**overrides: object) -> Settings:
+    return Settings(**{**Settings().model_dump(), **overrides})  # type: ignore[arg-type]
+
+
+async def _queue(db: Database, ns: str, count: int) -> list[str]:
+    return [(await jobs.enqueue(db, Namespace(ns), JobKind.SUMMARIZE_NAMESPACE, [])).id
+            for _ in range(count)]
+
+
+async def _claim_all(db: Database, worker: str, mine: set[str]) -> list[str]:
+    taken = []
+    while (claim := await jobs.claim(db, worker, 60)) is not None:
+        taken.append(claim.job.id)
+    return [t for t in taken if t in mine]
+
+
+async def test_concurrent_workers_never_take_the_same_job(db: Database, ns: str) -> None:
+    queued = set(await _queue(db, ns, 30))
+    taken = await asyncio.gather(*(_claim_all(db, f"w{i}", queued) for i in range(6)))
+    flat = [job_id for batch in taken for job_id in batch]
+    assert sorted(flat) == sorted(queued)  # every job once, none twice
+    assert sum(1 for batch in taken if batch) > 1  # and the work was really shared
+
+
+async def test_a_failure_backs_off_then_fails_for_good(db: Database, ns: str) -> None:
+    settings = _settings(job_max_attempts=2, job_backoff_s=1.0, job_backoff_cap_s=1.0)
+    [job_id] = await _queue(db, ns, 1)
+    first = await jobs.claim(db, "w", 60, job_id)
+    assert first is not None and first.attempt == 1
+    failed = await jobs.fail(db, first, "LLM_ERROR: the LLM endpoint timed out", settings)
+    assert failed is not None and failed.state is JobState.QUEUED
+    assert first.job.started_at is not None and failed.not_before is not None
+    assert failed.not_before >= first.job.started_at + timedelta(seconds=0.5)
+    assert await jobs.claim(db, "w", 60, job_id) is None  # still backing off
+    await asyncio.sleep(1.0)
+    second = await jobs.claim(db, "w", 60, job_id)
+    assert second is not None and second.attempt == 2
+    final = await jobs.fail(db, second, "LLM_ERROR: again", settings)
+    assert final is not None and final.state is JobState.FAILED
+    assert final.error == "LLM_ERROR: again" and final.finished_at is not None
+
+    again = await jobs.retry(db, Namespace(ns), job_id)
+    assert again.state is JobState.QUEUED and again.attempts == 0
+    third = await jobs.claim(db, "w", 60, job_id)
+    assert third is not None and third.attempt == 1
+
+
+async def test_an_error_that_cannot_pass_fails_at_once(db: Database, ns: str) -> None:
+    [job_id] = await _queue(db, ns, 1)
+    claim = await jobs.claim(db, "w", 60, job_id)
+    assert claim is not None
+    failed = await jobs.fail(db, claim, "LLM_ERROR: the LLM refused to answer", _settings(),
+                             final=True)
+    assert failed is not None and failed.state is JobState.FAILED and failed.attempts == 1
+
+
+async def test_a_lost_lease_discards_the_slow_workers_result(db: Database, ns: str) -> None:
+    [job_id] = await _queue(db, ns, 1)
+    slow = await jobs.claim(db, "slow", 0.2, job_id)
+    assert slow is not None
+    await asyncio.sleep(0.3)
+    assert await jobs.reclaim_expired(db, max_attempts=5) >= 1
+    fast = await jobs.claim(db, "fast", 60, job_id)
+    assert fast is not None and fast.attempt == 2
+
+    async def finish(claim: jobs.Claim) -> jobs.Job:
+        async def work(tx):  # type: ignore[no-untyped-def]
+            await jobs.own(tx, claim)
+            return await jobs.finish(tx, claim, {"summaries": 0}, [], [])
+        return await db.transaction(work)
+
+    with pytest.raises(jobs.LeaseLost):
+        await finish(slow)
+    assert (await finish(fast)).state is JobState.DONE
+    assert await jobs.fail(db, slow, "late", _settings()) is None  # not the holder any more
+
+
+async def test_retry_is_for_failed_or_waiting_jobs(db: Database, ns: str) -> None:
+    [job_id] = await _queue(db, ns, 1)
+    claim = await jobs.claim(db, "w", 60, job_id)
+    assert claim is not None
+    with pytest.raises(InvalidInput):
+        await jobs.retry(db, Namespace(ns), job_id)  # running
+    other = Namespace(ns + "-other")
+    with pytest.raises(Exception, match="no job"):
+        await jobs.retry(db, other, job_id)  # another namespace cannot see it
+
+
+def test_backoff_doubles_up_to_the_cap() -> None:
+    delays = [jobs.backoff(n, 2.0, 30.0).total_seconds() for n in range(1, 7)]
+    assert 1.0 <= delays[0] <= 2.0 and 8.0 <= delays[3] <= 16.0
+    assert all(15.0 <= d <= 30.0 for d in delays[4:])
