@@ -7,7 +7,7 @@ one, so every pattern needs an explicit first-person cue and an object that look
 What it catches (subject = the speaker):
   name        "my name is Dana", "I'm Dana", "call me Dana" (capitalised words, not "I'm Sorry")
   lives_in    "I live in / I'm living in / I'm based in / I moved to / I relocated to X"
-  from        "I'm from X", "I come from X"
+  comes_from  "I'm from X", "I come from X"
   works_at    "I work at/for X", "I'm working at X", "I started a new job at X", "I got a job
               at X"; weaker, and only with job words in the sentence: "I joined X", "I started
               at X", "I switched jobs to X", "I'm at X now"

@@ -1,0 +1,130 @@
+"""Extraction end to end over the real Neo4j and the real GraphQL app, offline: the example
+conversation logged with `recordEpisodes` becomes facts with evidence, and later messages
+update or correct them through conflict resolution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem.config import Settings
+from graphmem.db import Database
+from graphmem.pipelines.worker import Worker
+from tests.conftest import GraphQLClient
+
+RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
+  recordEpisodes(namespace: $ns, episodes: $eps) { created duplicates } }"""
+JOBS = """query($ns: String!) { jobs(namespace: $ns) { nodes {
+  id kind state episodes selected skipped candidates facts producer attempts error } } }"""
+FACTS = """query($ns: String!, $s: String!, $p: String!, $at: DateTime) {
+  facts(namespace: $ns, where: {subject: $s, predicate: $p}, validAt: $at) { nodes {
+    id object source confidence validFrom status
+    evidence { externalId }
+    supersedes { fact { object } strategy } } } }"""
+
+
+def _episode(ext: str, actor: str, kind: str, text: str, at: str,
+             session: str = "chat-1") -> dict[str, Any]:
+    return {"externalId": ext, "sessionId": session, "actor": actor, "kind": kind,
+            "content": text, "occurredAt": at}
+
+
+CONVERSATION = [
+    _episode("u1", "user", "USER_MESSAGE",
+             "Hi! I'm Dana. I just started a new job at Acme Robotics.", "2026-05-01T09:00:00Z"),
+    _episode("a1", "assistant", "AGENT_MESSAGE",
+             "Congratulations, Dana! What will you work on?", "2026-05-01T09:01:00Z"),
+    _episode("u2", "user", "USER_MESSAGE",
+             "Motion planning. Also, I moved to Lisbon last month.", "2026-05-01T09:02:00Z"),
+]
+
+
+async def _facts(gql: GraphQLClient, ns: str, subject: str, predicate: str,
+                 at: str | None = None) -> list[dict[str, Any]]:
+    data = await gql.ok(FACTS, ns=ns, s=subject, p=predicate, at=at)
+    return list(data["facts"]["nodes"])
+
+
+async def test_the_example_conversation_becomes_facts_offline(
+        gql: GraphQLClient, db: Database, settings: Settings, ns: str) -> None:
+    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
+                      extract } }""", ns=ns)
+    await gql.ok(RECORD, ns=ns, eps=CONVERSATION)
+    [queued] = (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"]
+    assert queued["kind"] == "EXTRACT" and queued["state"] == "QUEUED"
+    assert queued["episodes"] == 3
+
+    assert await Worker(db, settings).drain() >= 1
+    [done] = (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"]
+    assert done["state"] == "DONE" and done["producer"] == "patterns-v1"
+    assert (done["selected"], done["skipped"]) == (2, 1)  # the agent's turn is counted
+    assert done["facts"] == 3  # name, works_at, lives_in
+
+    # "I'm Dana" made "Dana" another name of the speaker, so facts read naturally.
+    [employer] = await _facts(gql, ns, "Dana", "works_at")
+    assert employer["object"] == "Acme Robotics" and employer["source"] == "EXTRACTION"
+    assert employer["confidence"] == settings.pattern_confidence
+    assert [e["externalId"] for e in employer["evidence"]] == ["u1"]
+    [city] = await _facts(gql, ns, "Dana", "lives_in")
+    assert city["object"] == "Lisbon" and city["validFrom"].startswith("2026-04-01")
+
+    # Months later she changes jobs: a change in the world, so Acme stays true for the past.
+    await gql.ok(RECORD, ns=ns, eps=[_episode(
+        "u3", "user", "USER_MESSAGE", "Actually, I switched jobs in August: I'm at Globex now.",
+        "2026-09-02T10:00:00Z", session="chat-2")])
+    await Worker(db, settings).drain()
+    [now] = await _facts(gql, ns, "Dana", "works_at")
+    assert now["object"] == "Globex" and now["validFrom"].startswith("2026-08-01")
+    assert [(s["fact"]["object"], s["strategy"]) for s in now["supersedes"]] == [
+        ("Acme Robotics", "recency")]
+    [june] = await _facts(gql, ns, "Dana", "works_at", at="2026-06-15T00:00:00Z")
+    assert june["object"] == "Acme Robotics"
+
+    # A correction: Lisbon was wrong all along, so Porto replaces it for the same time.
+    await gql.ok(RECORD, ns=ns, eps=[_episode(
+        "u4", "user", "USER_MESSAGE", "Actually, I live in Porto, not Lisbon.",
+        "2026-09-02T10:05:00Z", session="chat-2")])
+    await Worker(db, settings).drain()
+    [city] = await _facts(gql, ns, "Dana", "lives_in")
+    assert city["object"] == "Porto"
+    assert [(s["fact"]["object"], s["strategy"]) for s in city["supersedes"]] == [
+        ("Lisbon", "correction")]
+    [may] = await _facts(gql, ns, "Dana", "lives_in", at="2026-05-15T00:00:00Z")
+    assert may["object"] == "Porto"
+
+
+async def test_retried_records_and_reruns_add_nothing(
+        gql: GraphQLClient, db: Database, settings: Settings, ns: str) -> None:
+    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
+                      extract } }""", ns=ns)
+    await gql.ok(RECORD, ns=ns, eps=CONVERSATION)
+    again = await gql.ok(RECORD, ns=ns, eps=CONVERSATION)
+    assert again["recordEpisodes"]["duplicates"] == 3
+    assert len((await gql.ok(JOBS, ns=ns))["jobs"]["nodes"]) == 1  # no job for duplicates
+    await Worker(db, settings).drain()
+    before = await _facts(gql, ns, "Dana", "works_at")
+
+    rerun = await gql.ok("""mutation($ns: String!) {
+        extractFacts(namespace: $ns, episodeIds: ["u1", "u2"], wait: true) {
+          state facts producedFacts { object } } }""", ns=ns)
+    assert rerun["extractFacts"]["state"] == "DONE"
+    after = await _facts(gql, ns, "Dana", "works_at")
+    assert [f["id"] for f in after] == [f["id"] for f in before]  # evidence added, no copy
+    history = await gql.ok("""query($ns: String!) { facts(namespace: $ns,
+        includeHistory: true, first: 50) { nodes { id } } }""", ns=ns)
+    assert len(history["facts"]["nodes"]) == 3
+
+
+async def test_without_the_switch_nothing_is_queued(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=CONVERSATION)
+    assert (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"] == []
+    switches = await gql.ok("query($ns: String!) { pipelines(namespace: $ns) { extract "
+                            "summarize isDefault } }", ns=ns)
+    assert switches["pipelines"] == {"extract": False, "summarize": False, "isDefault": True}
+
+
+async def test_unknown_episodes_are_refused_and_queue_nothing(gql: GraphQLClient,
+                                                              ns: str) -> None:
+    body = await gql("""mutation($ns: String!) { extractFacts(namespace: $ns,
+        episodeIds: ["nope"]) { id } }""", ns=ns)
+    assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    assert (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"] == []
