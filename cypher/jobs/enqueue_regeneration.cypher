@@ -9,7 +9,7 @@ WITH DISTINCT m.ns AS ns,
           ELSE 'summarize_namespace' END AS kind,
      CASE WHEN m.level = 1 THEN m.session_id END AS session_id
 WHERE NOT EXISTS { MATCH (j:Job {ns: ns, state: 'queued', kind: kind})
-                   WHERE j.session_id IS NOT DISTINCT FROM session_id }
+                   WHERE coalesce(j.session_id, '') = coalesce(session_id, '') }
 WITH ns, kind, session_id LIMIT $limit
 CREATE (j:Job {id: 'job_' + replace(randomUUID(), '-', ''), ns: ns, kind: kind,
                session_id: session_id, state: 'queued', attempts: 0, not_before: $now,

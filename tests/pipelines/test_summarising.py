@@ -1,0 +1,130 @@
+"""Summaries by the pipelines over the real Neo4j, offline (extractive): triggered as
+sessions grow, recursive, level 2 over sessions, rebuilt when they go stale."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem import episodes, erasure, summaries
+from graphmem.config import Settings
+from graphmem.db import Database
+from graphmem.episodes import EpisodeKind, NewEpisode
+from graphmem.namespaces import Namespace
+from graphmem.pipelines import jobs, switches
+from graphmem.pipelines.jobs import JobKind, JobState, Triggers
+from graphmem.pipelines.worker import Worker
+from tests.conftest import GraphQLClient
+
+T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
+TRIGGERS = Triggers(extract_by_default=False, summarize_by_default=False, job_episodes=20,
+                    summary_every_episodes=3, summary_every_tokens=100_000)
+LINES = ["I moved to Lisbon last month.", "Thanks!", "I work at Acme Robotics on motion planning.",
+         "My daughter starts school in September.", "ok", "I prefer tea to coffee."]
+
+
+def _settings(**overrides: object) -> Settings:
+    return Settings(**{**Settings().model_dump(), **overrides})  # type: ignore[arg-type]
+
+
+async def _say(db: Database, ns: str, session: str, texts: list[str], start: int = 0) -> list[str]:
+    result = await episodes.record(db, Namespace(ns), [
+        NewEpisode(content=text, kind=EpisodeKind.USER_MESSAGE, actor="user",
+                   occurred_at=T0 + timedelta(minutes=start + i), session_id=session,
+                   external_id=f"{session}-{start + i}")
+        for i, text in enumerate(texts)], TRIGGERS)
+    return [e.id for e in result.episodes]
+
+
+async def _queued(db: Database, ns: str) -> list[jobs.Job]:
+    page = await jobs.page(db, Namespace(ns), JobState.QUEUED, 50, None)
+    return [job for _, job in page.items]
+
+
+async def _summarise_on(db: Database, ns: str, settings: Settings) -> None:
+    await switches.set_switches(db, Namespace(ns), settings, None, True, "tests")
+
+
+async def test_sessions_are_summarised_as_they_grow_and_recursively(
+        db: Database, settings: Settings, ns: str) -> None:
+    await _summarise_on(db, ns, settings)
+    first = await _say(db, ns, "s1", LINES[:3])
+    [job] = await _queued(db, ns)
+    assert (job.kind, job.session_id) == (JobKind.SUMMARIZE_SESSION, "s1")
+    await Worker(db, settings).run_one(job.id)
+    one = await summaries.latest(db, Namespace(ns), "s1")
+    assert one is not None and one.producer == "extractive-v1" and one.level == 1
+    assert "Lisbon" in one.text and "Acme Robotics" in one.text and "Thanks" not in one.text
+
+    await _say(db, ns, "s1", LINES[3:4], start=3)
+    assert await _queued(db, ns) == []  # one new episode: below the threshold
+    second = await _say(db, ns, "s1", LINES[4:], start=4)
+    [job] = await _queued(db, ns)
+    done = await Worker(db, settings).run_one(job.id)
+    assert done is not None and done.state is JobState.DONE
+    two = await summaries.latest(db, Namespace(ns), "s1")
+    assert two is not None and two.id != one.id
+    assert "Lisbon" in two.text and "tea" in two.text  # the old summary folded in
+    covered = await db.read("summaries/by_ids", ns=ns, ids=[two.id])
+    assert covered
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (:Summary {ns: $ns, id: $id})-[:SUMMARIZES]->(n) RETURN n.id AS id",
+        {"ns": ns, "id": two.id}, database_=db.name)
+    assert {r["id"] for r in rows} == {one.id, *second, *(await _ids(db, ns, ["s1-3"]))}
+    assert not set(first) & {r["id"] for r in rows}  # reached through the previous summary
+
+
+async def _ids(db: Database, ns: str, refs: list[str]) -> list[str]:
+    rows = await db.read("facts/evidence_lookup", ns=ns, refs=refs)
+    return [row["id"] for row in rows]
+
+
+async def test_enough_session_summaries_make_a_namespace_summary(db: Database,
+                                                                  ns: str) -> None:
+    settings = _settings(summary_fanout=2)
+    await _summarise_on(db, ns, settings)
+    await _say(db, ns, "s1", LINES[:3])
+    await _say(db, ns, "s2", LINES[3:])
+    worker = Worker(db, settings)
+    for job in await _queued(db, ns):
+        await worker.run_one(job.id)
+    [top] = await _queued(db, ns)
+    assert top.kind is JobKind.SUMMARIZE_NAMESPACE
+    await worker.run_one(top.id)
+    rows = await db.read("summaries/namespace_frontier", ns=ns, level=2, limit=5)
+    [level2] = [summaries.Summary.from_row(row["summary"]) for row in rows]
+    assert level2.scope == "namespace" and level2.session_id is None
+    assert "Lisbon" in level2.text and "tea" in level2.text
+
+
+async def test_stale_summaries_are_rebuilt_from_what_remains(db: Database, settings: Settings,
+                                                             ns: str) -> None:
+    await _summarise_on(db, ns, settings)
+    await _say(db, ns, "s1", LINES[:3])
+    worker = Worker(db, settings)
+    for job in await _queued(db, ns):
+        await worker.run_one(job.id)
+    await erasure.erase_episodes(db, Namespace(ns), ["s1-0"], "tests")
+    stale = await summaries.latest(db, Namespace(ns), "s1")
+    assert stale is not None and stale.stale
+
+    await worker.housekeeping()
+    [job] = await _queued(db, ns)
+    assert (job.kind, job.session_id) == (JobKind.SUMMARIZE_SESSION, "s1")
+    await worker.run_one(job.id)
+    fresh = await summaries.latest(db, Namespace(ns), "s1")
+    assert fresh is not None and not fresh.stale
+    assert "Acme Robotics" in fresh.text and "Lisbon" not in fresh.text  # erased stays erased
+
+
+async def test_summarize_on_request(gql: GraphQLClient, db: Database, ns: str) -> None:
+    await _say(db, ns, "s1", LINES)
+    done = await gql.ok("""mutation($ns: String!) { summarize(namespace: $ns, sessionId: "s1",
+        wait: true) { state kind summaries producer } }""", ns=ns)
+    assert done["summarize"] == {"state": "DONE", "kind": "SUMMARIZE_SESSION", "summaries": 1,
+                                 "producer": "extractive-v1"}
+    latest = await gql.ok("""query($ns: String!) { summary(namespace: $ns, sessionId: "s1") {
+        text producer } }""", ns=ns)
+    assert "Lisbon" in latest["summary"]["text"]
+    missing = await gql("""mutation($ns: String!) { summarize(namespace: $ns,
+        sessionId: "nope") { id } }""", ns=ns)
+    assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"

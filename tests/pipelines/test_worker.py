@@ -1,0 +1,92 @@
+"""Workers as they run for real: a `graphmem worker` process killed mid-job (the job
+completes exactly once on restart), and the pool inside the service."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+
+from graphmem import episodes
+from graphmem.config import Settings
+from graphmem.db import Database
+from graphmem.episodes import EpisodeKind, NewEpisode
+from graphmem.namespaces import Namespace
+from graphmem.pipelines import jobs
+from graphmem.pipelines.jobs import JobKind, JobState
+from tests.pipelines.chat_endpoint import Reply, chat_endpoint, facts_reply
+
+FACT = {"episode": 1, "subject": "Dana", "predicate": "works_at", "object": "Initech",
+        "object_is_entity": True, "confidence": 0.8, "quote": "Initech"}
+
+
+def _worker(url: str, *args: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "GRAPHMEM_LLM_MODEL": "test-model", "GRAPHMEM_LLM_BASE_URL": url,
+           "GRAPHMEM_JOB_LEASE_S": "2", "GRAPHMEM_LOG_LEVEL": "WARNING"}
+    return subprocess.Popen([sys.executable, "-m", "graphmem.cli", "worker", *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+async def _state(db: Database, ns: str, job_id: str) -> jobs.Job:
+    return (await jobs.by_ids(db, Namespace(ns), [job_id]))[job_id]
+
+
+async def test_a_worker_killed_mid_job_leaves_it_to_complete_exactly_once(
+        db: Database, ns: str) -> None:
+    recorded = await episodes.record(db, Namespace(ns), [NewEpisode(
+        content="I work at Initech.", kind=EpisodeKind.USER_MESSAGE, actor="Dana",
+        occurred_at=datetime(2026, 5, 1, tzinfo=UTC))])
+    queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT,
+                                [recorded.episodes[0].id])
+    # The first call hangs (the model is slow); the worker is killed while waiting on it.
+    with chat_endpoint(Reply(content="{}", delay_s=30), facts_reply(FACT)) as llm:
+        first = _worker(llm.url)
+        try:
+            deadline = time.monotonic() + 60
+            while not llm.seen and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            assert llm.seen, first.stderr.read().decode() if first.poll() is not None else ""
+            assert (await _state(db, ns, queued.id)).state is JobState.RUNNING
+        finally:
+            first.send_signal(signal.SIGKILL)
+            first.wait()
+        await asyncio.sleep(2.2)  # the dead worker's lease runs out
+
+        second = _worker(llm.url, "--once")
+        _, errors = second.communicate(timeout=120)
+        assert second.returncode == 0, errors.decode()
+
+    done = await _state(db, ns, queued.id)
+    assert (done.state, done.attempts, done.stats.get("facts")) == (JobState.DONE, 2, 1)
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (f:Fact {ns: $ns}) RETURN count(f) AS facts", {"ns": ns}, database_=db.name)
+    assert rows[0]["facts"] == 1
+    edges, _, _ = await db.driver.execute_query(
+        "MATCH (:Entity {ns: $ns})-[r:WORKS_AT]->() RETURN count(r) AS edges", {"ns": ns},
+        database_=db.name)
+    assert edges[0]["edges"] == 1
+
+
+async def test_the_service_runs_a_worker_pool(db: Database, settings: Settings,
+                                              ns: str) -> None:
+    from graphmem.app import create_app
+    from graphmem.pipelines import switches
+
+    pooled = Settings(**{**settings.model_dump(), "workers": 2})  # type: ignore[arg-type]
+    await switches.set_switches(db, Namespace(ns), pooled, True, None, "tests")
+    application = create_app(pooled)
+    async with application.router.lifespan_context(application):
+        await episodes.record(db, Namespace(ns), [NewEpisode(
+            content="My name is Dana and I live in Lisbon.", kind=EpisodeKind.USER_MESSAGE,
+            occurred_at=datetime(2026, 5, 1, tzinfo=UTC))],
+            jobs.Triggers.from_settings(pooled))
+        for _ in range(200):
+            page = await jobs.page(db, Namespace(ns), JobState.DONE, 5, None)
+            if page.items:
+                break
+            await asyncio.sleep(0.1)
+    assert page.items and page.items[0][1].stats["facts"] == 2
