@@ -1,12 +1,14 @@
 """What a namespace holds, by kind, and what needs attention (stale summaries, open
-conflicts, embeddings not yet written)."""
+conflicts, embeddings not yet written, pipeline jobs waiting or failed)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from graphmem.db import Database
 from graphmem.namespaces import Namespace
+from graphmem.timeutil import maybe_datetime
 
 
 @dataclass(frozen=True)
@@ -20,8 +22,11 @@ class MemoryStats:
     stale_summaries: int
     open_conflicts: int
     pending_embeddings: int
+    queued_jobs: int
+    failed_jobs: int
+    oldest_job_at: datetime | None  # the oldest job not yet finished: is the queue moving?
 
 
 async def of_namespace(db: Database, ns: Namespace) -> MemoryStats:
     row = (await db.read("memory/stats", ns=ns))[0]
-    return MemoryStats(**row)
+    return MemoryStats(**{**row, "oldest_job_at": maybe_datetime(row["oldest_job_at"])})

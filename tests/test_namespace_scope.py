@@ -19,7 +19,8 @@ import pytest
 from graphmem.cypher import cypher_root
 
 MEMORY_LABELS = ("Episode", "Fact", "Entity", "Alias", "Value", "Summary", "Session",
-                 "Conflict", "PredicatePolicy", "EntityMerge", "EmbedPending")
+                 "Conflict", "PredicatePolicy", "EntityMerge", "EmbedPending", "Job",
+                 "PipelineSwitches")
 UNSCOPED = {  # statement -> why it is not about one namespace
     "browser/01_namespaces": "lists the namespaces, for a person exploring in Browser",
     "embeddings/pending": "the service-wide embedding queue; writes back by node id",
@@ -29,6 +30,11 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "embeddings/space": "the database's embedding space",
     "embeddings/record_space": "the database's embedding space",
     "erasure/receipt": "the tombstone outlives the namespace (it holds only a digest)",
+    "jobs/claim": "the service-wide job queue; a job carries its namespace to the worker",
+    "jobs/reclaim": "puts back jobs of dead workers, whichever namespace",
+    "jobs/depth": "the queue-depth gauge",
+    "jobs/enqueue_regeneration": "the worker's sweep for stale summaries; each job is "
+                                 "created in the summary's own namespace",
 }
 PATTERN = re.compile(r"\(\s*\w*\s*:\s*(" + "|".join(MEMORY_LABELS) + r")\b[^)]*?\{([^}]*)\}")
 STATEMENTS = sorted(p for p in cypher_root().rglob("*.cypher")

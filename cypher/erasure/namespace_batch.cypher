@@ -10,5 +10,7 @@ CALL () { MATCH (n:Session {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN
 CALL () { MATCH (n:Conflict {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS conflicts }
 CALL () { MATCH (n:PredicatePolicy {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS policies }
 CALL () { MATCH (n:EntityMerge {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS merges }
+CALL () { MATCH (n:Job {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS jobs }
+CALL () { MATCH (n:PipelineSwitches {ns: $ns}) DETACH DELETE n RETURN count(*) AS switches }
 RETURN episodes, facts, entities, aliases, values, summaries, sessions, conflicts, policies,
-       merges
+       merges, jobs, switches

@@ -7,6 +7,7 @@ RETURN
   + COUNT { MATCH (n:Value {ns: $ns}) } + COUNT { MATCH (n:Summary {ns: $ns}) }
   + COUNT { MATCH (n:Session {ns: $ns}) } + COUNT { MATCH (n:Conflict {ns: $ns}) }
   + COUNT { MATCH (n:PredicatePolicy {ns: $ns}) } + COUNT { MATCH (n:EntityMerge {ns: $ns}) }
+  + COUNT { MATCH (n:Job {ns: $ns}) } + COUNT { MATCH (n:PipelineSwitches {ns: $ns}) }
     AS nodes,
   COUNT { CALL db.index.fulltext.queryNodes('episode_text_with_context', $lucene)
           YIELD node WHERE node.ns = $ns RETURN node }

@@ -81,7 +81,8 @@ class Query:
         description="Memory-changing operations in a namespace, newest first (admin keys).")
     memory_stats: stats_api.MemoryStats = strawberry.field(
         resolver=stats_api.memory_stats,
-        description="Counts by kind, stale summaries, open conflicts, pending embeddings.")
+        description="Counts by kind, stale summaries, open conflicts, pending embeddings, "
+                    "pipeline jobs waiting or failed.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
     jobs: episode_api.Connection[job_api.Job] = strawberry.field(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import strawberry
 
 from graphmem import memory_stats as domain
@@ -22,6 +24,10 @@ class MemoryStats:
     open_conflicts: int = strawberry.field(description="Disputes awaiting a decision.")
     pending_embeddings: int = strawberry.field(
         description="Nodes not yet embedded (searchable by BM25 meanwhile).")
+    queued_jobs: int = strawberry.field(description="Pipeline jobs waiting to run.")
+    failed_jobs: int = strawberry.field(description="Pipeline jobs that failed (see `jobs`).")
+    oldest_job_at: datetime | None = strawberry.field(
+        description="When the oldest unfinished job was queued: a stuck queue shows here.")
 
 
 async def memory_stats(info: Info, namespace: NamespaceArg) -> MemoryStats:

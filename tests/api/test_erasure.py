@@ -16,6 +16,8 @@ ERASE = """mutation($ns: String!, $confirm: String!) {
 
 async def fill(gql: GraphQLClient, ns: str) -> None:
     await gql.ok(POLICY, ns=ns, p="mood", c="ONE", s="MANUAL")
+    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
+                      extract } }""", ns=ns)  # so an extraction job waits, to be erased too
     await gql.ok(RECORD, ns=ns, eps=[said("m1", "2026-05-01T10:00:00Z", "I live in Porto"),
                                      said("m2", "2026-06-01T10:00:00Z", "Now Lisbon")])
     await gql.ok(ASSERT, ns=ns, facts=[
@@ -40,6 +42,7 @@ async def test_erase_namespace_leaves_nothing_and_a_receipt(gql: GraphQLClient, 
         counts = {c["kind"]: c["count"] for c in receipt["counts"]}
         assert counts["episodes"] == 2 and counts["facts"] == 6 and counts["aliases"] == 1
         assert counts["values"] == 1 and counts["conflicts"] == 1 and counts["policies"] == 1
+        assert counts["jobs"] == 1 and counts["switches"] == 1
         assert receipt["verified"] and receipt["remainingNodes"] == 0, receipt
         left, _, _ = await db.driver.execute_query(
             "MATCH (n) WHERE n.ns = $ns RETURN count(n) AS n", {"ns": ns})

@@ -38,6 +38,9 @@ WALK = {
     "conflicts": 'conflicts(namespace: $ns) { nodes { id candidates { object } } }',
     "predicate_policies": 'predicatePolicies(namespace: $ns) { predicate isDefault }',
     "summary": 'summary(namespace: $ns, sessionId: "s1") { id text }',
+    "jobs": 'jobs(namespace: $ns) { nodes { id episodes producedFacts { object } } }',
+    "job": 'job(namespace: $ns, id: $job) { id producedFacts { object } }',
+    "pipelines": 'pipelines(namespace: $ns) { extract summarize }',
 }
 
 
@@ -68,14 +71,17 @@ async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database
                 writeSummary(namespace: $ns, summary: $s) { id } }""", ns=ns,
                          s={"text": f"Lives in {city}", "covers": [episode_id],
                             "sessionId": "s1"})
-            ids[ns] = (episode_id, fact_id)
+            extracted = await gql.ok("""mutation($ns: String!) { extractFacts(namespace: $ns,
+                episodeIds: ["m1"], wait: true) { id facts } }""", ns=ns)
+            assert extracted["extractFacts"]["facts"] == 1
+            ids[ns] = (episode_id, fact_id, extracted["extractFacts"]["id"])
         only_a = GraphQLClient(client, await create_key(db, "iso-a", grants=[a], admin=False))
         for name, selection in WALK.items():
             params = "$ns: String!" + ", $id: ID!" * ("$id" in selection) \
-                + ", $fact: ID!" * ("$fact" in selection)
+                + ", $fact: ID!" * ("$fact" in selection) + ", $job: ID!" * ("$job" in selection)
             query = f"query({params}) {{ {selection} }}"
             # B's ids through B's namespace: forbidden before any read.
-            variables = {k: v for k, v in (("id", ids[b][0]), ("fact", ids[b][1]))
+            variables = {k: v for k, v in zip(("id", "fact", "job"), ids[b], strict=True)
                          if f"${k}" in selection}
             denied = await only_a(query, ns=b, **variables)
             assert denied["errors"][0]["extensions"]["code"] == "FORBIDDEN", name
@@ -83,7 +89,7 @@ async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database
             crossed = await only_a(query, ns=a, **variables)
             assert "Porto" not in str(crossed) and ids[b][0] not in str(crossed.get("data")), name
             # A's own data is visible.
-            own_vars = {k: v for k, v in (("id", ids[a][0]), ("fact", ids[a][1]))
+            own_vars = {k: v for k, v in zip(("id", "fact", "job"), ids[a], strict=True)
                         if f"${k}" in selection}
             own = await only_a(query, ns=a, **own_vars)
             if name in ADMIN_ONLY:  # not even a's own key reads these
@@ -93,7 +99,8 @@ async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database
             assert "Porto" not in str(own), name
         walked = await only_a(f'{{ facts(namespace: "{a}", where: {{predicate: "lives_in"}}) '
                               '{ nodes { object } } }')
-        assert walked["data"]["facts"]["nodes"] == [{"object": "Lisbon"}]
+        # Alice's, asserted, and the speaker's, extracted from the same message.
+        assert walked["data"]["facts"]["nodes"] == [{"object": "Lisbon"}] * 2
         disputes = await only_a(f'{{ conflicts(namespace: "{a}") {{ nodes {{ candidates '
                                 '{ object } } } }')
         [conflict] = disputes["data"]["conflicts"]["nodes"]

@@ -52,8 +52,17 @@ async def test_the_example_conversation_becomes_facts_offline(
     [queued] = (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"]
     assert queued["kind"] == "EXTRACT" and queued["state"] == "QUEUED"
     assert queued["episodes"] == 3
+    stats = """query($ns: String!) { memoryStats(namespace: $ns) { queuedJobs failedJobs
+        oldestJobAt } }"""
+    waiting = (await gql.ok(stats, ns=ns))["memoryStats"]
+    assert waiting["queuedJobs"] == 1 and waiting["oldestJobAt"] is not None
 
     assert await Worker(db, settings).drain() >= 1
+    assert (await gql.ok(stats, ns=ns))["memoryStats"] == {
+        "queuedJobs": 0, "failedJobs": 0, "oldestJobAt": None}
+    scraped = (await gql.http.get("/metrics")).text
+    assert 'graphmem_jobs_total{kind="extract",outcome="done"}' in scraped
+    assert 'graphmem_extraction_episodes_total{decision="skipped"}' in scraped
     [done] = (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"]
     assert done["state"] == "DONE" and done["producer"] == "patterns-v1"
     assert (done["selected"], done["skipped"]) == (2, 1)  # the agent's turn is counted
