@@ -27,6 +27,7 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")  # measure the service, not it
+os.environ.setdefault("GRAPHMEM_WORKERS", "0")  # no pipeline worker polling beside the runs
 
 import httpx  # noqa: E402
 

@@ -78,7 +78,8 @@ async def test_structured_extraction_with_usage_and_cost(db: Database, ns: str) 
 async def test_current_facts_are_in_the_prompt_and_corrections_replace(db: Database,
                                                                        ns: str) -> None:
     with chat_endpoint(facts_reply(_fact(1, "lives_in", "Lisbon"))) as llm:
-        first = await _extract(db, ns, _settings(llm.url), await _record(db, ns, "I live in Lisbon."))
+        ids = await _record(db, ns, "I live in Lisbon.")
+        first = await _extract(db, ns, _settings(llm.url), ids)
     [lisbon] = await jobs.produced_facts(db, Namespace(ns), [first.id])
     with chat_endpoint(facts_reply(_fact(1, "lives_in", "Porto", corrects=lisbon[0].id))) as llm:
         await _extract(db, ns, _settings(llm.url),
@@ -93,7 +94,8 @@ async def test_endpoints_without_structured_output_fall_back(db: Database, ns: s
     fenced = "```json\n" + json.dumps({"facts": [_fact(1, "works_at", "Globex")]}) + "\n```"
     rejecting = frozenset({"json_schema", "json_object"})
     with chat_endpoint(Reply(content=fenced, rejects=rejecting)) as llm:
-        job = await _extract(db, ns, _settings(llm.url), await _record(db, ns, "I work at Globex now."))
+        ids = await _record(db, ns, "I work at Globex now.")
+        job = await _extract(db, ns, _settings(llm.url), ids)
         formats = [(r.get("response_format") or {}).get("type") for r in llm.seen]
     assert job.state is JobState.DONE, job.error
     assert formats == ["json_schema", "json_object", None]
