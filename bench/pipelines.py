@@ -30,7 +30,7 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
-from graphmem import episodes, migrations  # noqa: E402
+from graphmem import episodes, logs, migrations  # noqa: E402
 from graphmem.config import Settings, get_settings  # noqa: E402
 from graphmem.db import Database, connect  # noqa: E402
 from graphmem.episodes import EpisodeKind, NewEpisode  # noqa: E402
@@ -132,6 +132,7 @@ def _slow(reply: Reply, latency: float) -> Reply:
 
 
 def main() -> None:
+    logs.quiet_libraries()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--users", type=int, default=10)

@@ -46,7 +46,7 @@ def configure(level: str = "INFO", as_json: bool = True) -> None:
 
 def quiet_libraries() -> None:
     """Libraries that log requests or queries with their content stay at WARNING."""
-    for noisy in ("neo4j", "httpx", "openai", "uvicorn.access"):
+    for noisy in ("neo4j", "httpx", "httpx2", "openai", "uvicorn.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

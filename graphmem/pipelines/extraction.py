@@ -93,8 +93,12 @@ async def _apply(tx: Tx, ns: Namespace, claim: jobs.Claim, proposal: Proposal,
         if target is None or target in corrected:
             plain.append(new)
             continue
-        done = await fact_changes.correct_in(tx, ns, target, new, "corrected in an episode",
-                                             actor)
+        try:
+            done = await fact_changes.correct_in(tx, ns, target, new,
+                                                 "corrected in an episode", actor)
+        except InvalidInput:  # it ended meanwhile (a concurrent write): a plain claim, then
+            plain.append(new)
+            continue
         corrected.add(target)
         produced.append(done.fact.id)
     if plain:

@@ -13,6 +13,7 @@ from graphmem.errors import InvalidInput
 from graphmem.namespaces import Namespace
 from graphmem.pipelines import jobs
 from graphmem.pipelines.jobs import JobKind, JobState
+from tests.conftest import delete_namespace
 
 
 def _settings(**overrides: object) -> Settings:
@@ -24,19 +25,46 @@ async def _queue(db: Database, ns: str, count: int) -> list[str]:
             for _ in range(count)]
 
 
-async def _claim_all(db: Database, worker: str, mine: set[str]) -> list[str]:
-    taken = []
-    while (claim := await jobs.claim(db, worker, 60)) is not None:
-        taken.append(claim.job.id)
-    return [t for t in taken if t in mine]
+async def _work(db: Database, worker: str, mine: set[str], done: list[str]) -> list[str]:
+    """Claim and finish jobs like a worker until all of ``mine`` are done."""
+    taken: list[str] = []
+    deadline = asyncio.get_running_loop().time() + 60
+    while len(done) < len(mine) and asyncio.get_running_loop().time() < deadline:
+        claim = await jobs.claim(db, worker, 60)
+        if claim is None:
+            await asyncio.sleep(0.01)
+            continue
+        async def work(tx, claim=claim):  # type: ignore[no-untyped-def]
+            await jobs.own(tx, claim)
+            return await jobs.finish(tx, claim, {"summaries": 0}, [], [])
+        await db.transaction(work)
+        if claim.job.id in mine:
+            taken.append(claim.job.id)
+            done.append(claim.job.id)
+    return taken
 
 
 async def test_concurrent_workers_never_take_the_same_job(db: Database, ns: str) -> None:
-    queued = set(await _queue(db, ns, 30))
-    taken = await asyncio.gather(*(_claim_all(db, f"w{i}", queued) for i in range(6)))
-    flat = [job_id for batch in taken for job_id in batch]
-    assert sorted(flat) == sorted(queued)  # every job once, none twice
-    assert sum(1 for batch in taken if batch) > 1  # and the work was really shared
+    users = [f"{ns}/{i}" for i in range(6)]
+    try:
+        queued = {job_id for user in users for job_id in await _queue(db, user, 5)}
+        done: list[str] = []
+        taken = await asyncio.gather(*(_work(db, f"w{i}", queued, done) for i in range(6)))
+        flat = [job_id for batch in taken for job_id in batch]
+        assert sorted(flat) == sorted(queued)  # every job once, none twice
+        assert sum(1 for batch in taken if batch) > 1  # and the work was really shared
+    finally:
+        for user in users:
+            await delete_namespace(db, user)
+
+
+async def test_one_namespace_runs_one_job_at_a_time_in_order(db: Database, ns: str) -> None:
+    first, second = await _queue(db, ns, 2)
+    claim = await jobs.claim(db, "w1", 60)
+    assert claim is not None and claim.job.id == first
+    assert await jobs.claim(db, "w2", 60) is None  # the namespace is busy
+    asked = await jobs.claim(db, "w2", 60, second)  # unless asked for (`wait: true`)
+    assert asked is not None and asked.job.id == second
 
 
 async def test_a_failure_backs_off_then_fails_for_good(db: Database, ns: str) -> None:
