@@ -86,6 +86,11 @@ class Settings(BaseSettings):
     summary_fanout: int = Field(5, ge=2)  # fresh session summaries per namespace summary
     pattern_confidence: float = Field(0.6, ge=0, le=1)  # the offline extractor's facts
 
+    # Retention: the worker applies namespaces' retention policies this often. Facts whose
+    # only evidence a sweep deleted are retracted, or kept believed with no evidence.
+    retention_sweep_s: float = Field(3600.0, gt=0)
+    retention_orphaned_facts: Literal["retract", "keep"] = "retract"
+
     # The LLM for extraction and summaries: any OpenAI-compatible endpoint. Without a model
     # the offline pipelines run (patterns and extractive summaries).
     llm_model: str | None = None

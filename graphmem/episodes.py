@@ -21,7 +21,7 @@ from graphmem.errors import DuplicateConflict, InvalidInput
 from graphmem.namespaces import Namespace
 from graphmem.pagination import Page, decode_cursor, encode_cursor
 from graphmem.pipelines.jobs import Triggers, enqueue_after_record
-from graphmem.timeutil import parse_stored_datetime, require_aware, to_native
+from graphmem.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
 
 MAX_CONTENT_CHARS = 1_000_000
 
@@ -82,6 +82,7 @@ class Episode:
     importance: float | None
     sensitivity: Sensitivity
     content_hash: str
+    redacted_at: datetime | None = None
 
     @classmethod
     def from_row(cls, row: Row) -> Episode:
@@ -100,6 +101,7 @@ class Episode:
             importance=row.get("importance"),
             sensitivity=Sensitivity(row.get("sensitivity") or Sensitivity.PERSONAL),
             content_hash=row["content_hash"],
+            redacted_at=maybe_datetime(row.get("redacted_at")),
         )
 
     @property
@@ -161,7 +163,8 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
         digest = episode.content_hash()
         key = episode.external_id
         if key is not None and key in stored:
-            if stored[key].content_hash != digest:
+            # A redacted episode cannot be compared any more: a retry of it is a duplicate.
+            if stored[key].content_hash != digest and stored[key].redacted_at is None:
                 raise DuplicateConflict(
                     f"externalId {key!r} was already recorded with different content",
                     external_id=key, index=position,

@@ -50,14 +50,17 @@ def digest(ns: str) -> str:
 
 
 async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
-                         cache: FactCache | None = None) -> Receipt:
+                         cache: FactCache | None = None,
+                         retract_orphans: bool = True) -> Receipt:
     """Erase episodes (ids or externalIds) in one transaction. Summaries covering them
     become stale, facts whose only evidence they were are retracted (the record stays, so
-    history is honest about what memory believed), sessions are relinked around the gap."""
+    history is honest about what memory believed) unless ``retract_orphans`` is off (they
+    stay believed, with no evidence), sessions are relinked around the gap."""
     if not 1 <= len(refs) <= MAX_EPISODES:
         raise InvalidInput(f"give 1 to {MAX_EPISODES} episodes", field="ids")
     requested = datetime.now(UTC)
-    counts = await db.transaction(lambda tx: _erase_episodes(tx, ns, refs, actor))
+    counts = await db.transaction(
+        lambda tx: _erase_episodes(tx, ns, refs, actor, retract_orphans))
     ids = counts.pop("_ids")
     left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "episodes", requested,
@@ -66,8 +69,8 @@ async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: st
     return receipt
 
 
-async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str],
-                          actor: str | None) -> dict[str, Any]:
+async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | None,
+                          retract_orphans: bool = True) -> dict[str, Any]:
     found = {row["ref"]: row["id"] for row in await tx.run("facts/evidence_lookup", ns=ns,
                                                            refs=sorted(set(refs)))}
     missing = sorted(set(refs) - set(found))
@@ -80,7 +83,8 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str],
     now = to_native(datetime.now(UTC))
     stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased")
     done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=now, actor=actor,
-                         orphaned=[i for i in plan["orphaned"] if i]))[0]
+                         orphaned=[i for i in plan["orphaned"] if i] if retract_orphans
+                         else []))[0]
     sessions = earliest_per_session(plan["sessions"])
     if sessions:
         await tx.run("episodes/relink", ns=ns, sessions=sessions)

@@ -20,7 +20,7 @@ from graphmem.cypher import cypher_root
 
 MEMORY_LABELS = ("Episode", "Fact", "Entity", "Alias", "Value", "Summary", "Session",
                  "Conflict", "PredicatePolicy", "EntityMerge", "EmbedPending", "Job",
-                 "PipelineSwitches")
+                 "PipelineSwitches", "RetentionPolicy")
 UNSCOPED = {  # statement -> why it is not about one namespace
     "browser/01_namespaces": "lists the namespaces, for a person exploring in Browser",
     "embeddings/pending": "the service-wide embedding queue; writes back by node id",
@@ -33,6 +33,7 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "jobs/claim": "the service-wide job queue; a job carries its namespace to the worker",
     "jobs/reclaim": "puts back jobs of dead workers, whichever namespace",
     "jobs/depth": "the queue-depth gauge",
+    "retention/namespaces": "the sweeper's round: which namespaces have policies",
     "jobs/enqueue_regeneration": "the worker's sweep for stale summaries; each job is "
                                  "created in the summary's own namespace",
 }

@@ -12,5 +12,6 @@ CALL () { MATCH (n:PredicatePolicy {ns: $ns}) WITH n LIMIT $batch DETACH DELETE 
 CALL () { MATCH (n:EntityMerge {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS merges }
 CALL () { MATCH (n:Job {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS jobs }
 CALL () { MATCH (n:PipelineSwitches {ns: $ns}) DETACH DELETE n RETURN count(*) AS switches }
+CALL () { MATCH (n:RetentionPolicy {ns: $ns}) DETACH DELETE n RETURN count(*) AS retention }
 RETURN episodes, facts, entities, aliases, values, summaries, sessions, conflicts, policies,
-       merges, jobs, switches
+       merges, jobs, switches, retention

@@ -8,6 +8,7 @@ RETURN
   + COUNT { MATCH (n:Session {ns: $ns}) } + COUNT { MATCH (n:Conflict {ns: $ns}) }
   + COUNT { MATCH (n:PredicatePolicy {ns: $ns}) } + COUNT { MATCH (n:EntityMerge {ns: $ns}) }
   + COUNT { MATCH (n:Job {ns: $ns}) } + COUNT { MATCH (n:PipelineSwitches {ns: $ns}) }
+  + COUNT { MATCH (n:RetentionPolicy {ns: $ns}) }
     AS nodes,
   COUNT { CALL db.index.fulltext.queryNodes('episode_text_with_context', $lucene)
           YIELD node WHERE node.ns = $ns RETURN node }

@@ -9,7 +9,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from graphmem import episodes as domain
-from graphmem import provenance, summaries
+from graphmem import provenance, redaction, summaries
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.pagination import Connection, to_connection
@@ -46,7 +46,10 @@ class Episode:
     importance: float | None = strawberry.field(description="Client-given importance, 0..1.")
     sensitivity: Sensitivity = strawberry.field(description="Sensitivity class.")
     metadata: JSON = strawberry.field(description="Client metadata (a JSON object).")
-    content_hash: str = strawberry.field(description="SHA-256 of the canonical content.")
+    content_hash: str = strawberry.field(description="SHA-256 of the canonical content "
+                                                     "(`redacted` once redacted).")
+    redacted_at: datetime | None = strawberry.field(
+        description="When its content was redacted (it reads `[redacted]` since).")
 
     @classmethod
     def of(cls, e: domain.Episode) -> Episode:
@@ -54,7 +57,7 @@ class Episode:
                    session_id=e.session_id, seq=e.seq, kind=e.kind, actor=e.actor,
                    content=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
                    importance=e.importance, sensitivity=e.sensitivity, metadata=e.metadata,
-                   content_hash=e.content_hash)
+                   content_hash=e.content_hash, redacted_at=e.redacted_at)
 
     @strawberry.field(description="Facts taken from this episode (any status).")
     async def derived_facts(self, info: Info) -> list[FactRef]:
@@ -132,6 +135,17 @@ async def record_episodes(
                                  Triggers.from_settings(ctx.settings))
     return RecordEpisodesResult(episodes=[Episode.of(e) for e in result.episodes],
                                 created=result.created, duplicates=result.duplicates)
+
+
+async def redact_episode(
+    info: Info, namespace: NamespaceArg,
+    id: Annotated[strawberry.ID, strawberry.argument(description="Episode id or externalId.")],
+    reason: Annotated[str, strawberry.argument(description="Why (kept on the episode).")],
+) -> Episode:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Episode.of(await redaction.redact_episode(ctx.db, ns, str(id), reason,
+                                                     ctx.principal.name))
 
 
 async def list_episodes(

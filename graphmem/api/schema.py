@@ -24,6 +24,7 @@ from graphmem.api import episodes as episode_api
 from graphmem.api import erasure as erasure_api
 from graphmem.api import facts as fact_api
 from graphmem.api import jobs as job_api
+from graphmem.api import retention as retention_api
 from graphmem.api import search as search_api
 from graphmem.api import stats as stats_api
 from graphmem.api import summaries as summary_api
@@ -90,6 +91,9 @@ class Query:
         description="Pipeline jobs (extraction, summaries), newest first.")
     job: job_api.Job | None = strawberry.field(resolver=job_api.job,
                                                description="One pipeline job by id.")
+    retention_policies: list[retention_api.RetentionPolicy] = strawberry.field(
+        resolver=retention_api.retention_policies,
+        description="How long this namespace keeps episodes, by kind and sensitivity.")
     pipelines: job_api.PipelineSwitches = strawberry.field(
         resolver=job_api.pipelines,
         description="Whether new episodes are extracted and sessions summarised.")
@@ -132,6 +136,20 @@ class Mutation:
         resolver=erasure_api.erase_namespace,
         description="Erase everything a namespace holds, in bounded batches; the receipt "
                     "proves nothing remains (graph and fulltext indexes re-queried).")
+    set_retention_policy: retention_api.RetentionPolicy = strawberry.field(
+        resolver=retention_api.set_retention_policy,
+        description="Keep episodes of a kind and sensitivity for at most so many days, then "
+                    "delete or redact them (the worker sweeps; `sweepRetention` now).")
+    remove_retention_policy: bool = strawberry.field(
+        resolver=retention_api.remove_retention_policy,
+        description="Remove the policy for a (kind, sensitivity) pair.")
+    sweep_retention: list[retention_api.RetentionApplied] = strawberry.field(
+        resolver=retention_api.sweep_retention,
+        description="Apply this namespace's retention policies now (or count, `dryRun`).")
+    redact_episode: episode_api.Episode = strawberry.field(
+        resolver=episode_api.redact_episode,
+        description="Replace an episode's content with `[redacted]`, keeping its place, time "
+                    "and provenance links; covering summaries turn stale (and are rebuilt).")
     add_alias: entity_api.Entity = strawberry.field(
         resolver=entity_api.add_alias, description="Make another name resolve to an entity.")
     merge_entities: entity_api.MergeResult = strawberry.field(

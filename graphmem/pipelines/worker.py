@@ -3,7 +3,8 @@
 
 Each loop: claim the oldest due job, run it, record the outcome. Every few seconds it also
 puts back jobs whose worker died (expired leases), queues rebuilds of stale summaries and
-updates the queue gauges. A failure never stops the loop.
+updates the queue gauges; every ``retention_sweep_s`` it applies retention policies. A
+failure never stops the loop.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import socket
 import time
 import uuid
 
-from graphmem import metrics
+from graphmem import metrics, retention
 from graphmem.config import Settings
 from graphmem.db import Database
 from graphmem.errors import GraphmemError
@@ -33,6 +34,7 @@ class Worker:
         self.settings = settings
         self.llm = LLM(settings) if settings.llm_model else None
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._swept_at: float | None = None  # the retention sweeper's last round
 
     async def run_one(self, job_id: str | None = None) -> jobs.Job | None:
         """Claim and run one due job (or ``job_id``); None when there was none to claim."""
@@ -93,6 +95,11 @@ class Worker:
         await self.db.write("jobs/enqueue_regeneration", limit=100,
                             summarize_by_default=self.settings.summarize_by_default,
                             now=to_native(jobs.utcnow()))
+        if self._swept_at is None or \
+                time.monotonic() - self._swept_at > self.settings.retention_sweep_s:
+            await retention.sweep_all(
+                self.db, retract_orphans=self.settings.retention_orphaned_facts == "retract")
+            self._swept_at = time.monotonic()
         depth = (await self.db.read("jobs/depth"))[0]
         for state in ("queued", "running", "failed"):
             metrics.JOB_QUEUE.labels(state).set(depth[state])

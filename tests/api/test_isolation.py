@@ -41,6 +41,7 @@ WALK = {
     "jobs": 'jobs(namespace: $ns) { nodes { id episodes producedFacts { object } } }',
     "job": 'job(namespace: $ns, id: $job) { id producedFacts { object } }',
     "pipelines": 'pipelines(namespace: $ns) { extract summarize }',
+    "retention_policies": 'retentionPolicies(namespace: $ns) { kind maxAgeDays action }',
 }
 
 

@@ -1,0 +1,108 @@
+"""GraphQL types and resolvers for retention policies and sweeps."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated
+
+import strawberry
+
+from graphmem import retention as domain
+from graphmem.api.arguments import NamespaceArg
+from graphmem.api.context import Info
+from graphmem.api.episodes import EpisodeKind, Sensitivity
+from graphmem.episodes import EpisodeKind as DomainKind
+from graphmem.episodes import Sensitivity as DomainSensitivity
+
+RetentionAction = strawberry.enum(domain.Action, description=(
+    "delete: erase the episodes (with the erasure cascade and a receipt); redact: replace "
+    "their content, keeping structure and provenance."))
+
+
+@strawberry.type(description="How long a namespace keeps episodes of a kind and sensitivity.")
+class RetentionPolicy:
+    kind: EpisodeKind | None = strawberry.field(description="Episode kind; null: any.")
+    sensitivity: Sensitivity | None = strawberry.field(description="Sensitivity; null: any.")
+    max_age_days: float = strawberry.field(description="Episodes older than this are swept.")
+    action: RetentionAction = strawberry.field(description="What sweeping does.")
+    updated_at: datetime | None = strawberry.field(description="When last set.")
+    updated_by: str | None = strawberry.field(description="Who set it (API key name).")
+
+    @classmethod
+    def of(cls, p: domain.Policy) -> RetentionPolicy:
+        return cls(kind=p.kind, sensitivity=p.sensitivity,
+                   max_age_days=p.max_age.total_seconds() / 86400, action=p.action,
+                   updated_at=p.updated_at, updated_by=p.updated_by)
+
+
+@strawberry.input(description="A retention policy; one per (kind, sensitivity) pair.")
+class RetentionPolicyInput:
+    max_age_days: float = strawberry.field(description="Keep episodes this many days.")
+    action: RetentionAction = strawberry.field(description="delete or redact.")
+    kind: EpisodeKind | None = strawberry.field(default=None, description="null: any kind.")
+    sensitivity: Sensitivity | None = strawberry.field(
+        default=None, description="null: any sensitivity (e.g. HEALTH for health data).")
+
+
+@strawberry.type(description="What one policy did in a sweep (or would do, in a dry run).")
+class RetentionApplied:
+    policy: RetentionPolicy = strawberry.field(description="The policy.")
+    matched: int = strawberry.field(description="Episodes it applied to.")
+    episodes_deleted: int = strawberry.field(description="Episodes erased.")
+    episodes_redacted: int = strawberry.field(description="Episodes redacted.")
+    facts_retracted: int = strawberry.field(description="Facts left without evidence, "
+                                                        "retracted (by setting).")
+    summaries_stale: int = strawberry.field(description="Summaries that turned stale.")
+    receipts: list[str] = strawberry.field(description="Erasure receipts left for audit.")
+
+
+def _policy(value: RetentionPolicyInput) -> domain.Policy:
+    return domain.Policy(
+        kind=DomainKind(value.kind) if value.kind else None,
+        sensitivity=DomainSensitivity(value.sensitivity) if value.sensitivity else None,
+        max_age=timedelta(days=value.max_age_days), action=domain.Action(value.action))
+
+
+async def retention_policies(info: Info, namespace: NamespaceArg) -> list[RetentionPolicy]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return [RetentionPolicy.of(p) for p in await domain.policies(ctx.db, ns)]
+
+
+async def set_retention_policy(
+    info: Info, namespace: NamespaceArg,
+    policy: Annotated[RetentionPolicyInput, strawberry.argument(description="The policy.")],
+) -> RetentionPolicy:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return RetentionPolicy.of(await domain.set_policy(ctx.db, ns, _policy(policy),
+                                                      ctx.principal.name))
+
+
+async def remove_retention_policy(
+    info: Info, namespace: NamespaceArg,
+    kind: Annotated[EpisodeKind | None, strawberry.argument(description="As set.")] = None,
+    sensitivity: Annotated[Sensitivity | None, strawberry.argument(description="As set.")]
+    = None,
+) -> bool:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    await domain.remove_policy(ctx.db, ns, DomainKind(kind) if kind else None,
+                               DomainSensitivity(sensitivity) if sensitivity else None)
+    return True
+
+
+async def sweep_retention(
+    info: Info, namespace: NamespaceArg,
+    dry_run: Annotated[bool, strawberry.argument(
+        description="Only count what would be swept.")] = False,
+) -> list[RetentionApplied]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    done = await domain.sweep(ctx.db, ns, ctx.settings.retention_orphaned_facts == "retract",
+                              dry_run)
+    return [RetentionApplied(
+        policy=RetentionPolicy.of(a.policy), matched=a.matched,
+        episodes_deleted=a.episodes_deleted, episodes_redacted=a.episodes_redacted,
+        facts_retracted=a.facts_retracted, summaries_stale=a.summaries_stale,
+        receipts=a.receipts) for a in done]

@@ -1,0 +1,44 @@
+"""Redaction: an episode's content is replaced, its structure stays.
+
+The node keeps its id, time, session position and provenance links (facts it evidences still
+point at it, so an auditor sees *that* there was evidence and that it was redacted, when, by
+whom and why); the content, the next turn's copy of it (search context), metadata and the
+embedding are gone, and the fulltext index follows the node. Summaries covering it become
+stale and are rebuilt without it where summaries are switched on.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from graphmem import summaries
+from graphmem.db import Database, Tx
+from graphmem.episodes import Episode, by_ids
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.namespaces import Namespace
+from graphmem.timeutil import to_native
+
+PLACEHOLDER = "[redacted]"
+MAX_REASON = 1_000
+
+
+async def redact_episode(db: Database, ns: Namespace, ref: str, reason: str,
+                         actor: str | None) -> Episode:
+    """Redact one episode (id or externalId); redacting it again changes nothing."""
+    if not reason.strip() or len(reason) > MAX_REASON:
+        raise InvalidInput(f"reason must be 1-{MAX_REASON} characters", field="reason")
+    found = await db.read("facts/evidence_lookup", ns=ns, refs=[ref])
+    if not found:
+        raise NotFound(f"no episode {ref!r} in this namespace", field="id")
+    episode_id = found[0]["id"]
+    await db.transaction(lambda tx: redact_in(tx, ns, [episode_id], reason, actor))
+    return (await by_ids(db, ns, [episode_id]))[episode_id]
+
+
+async def redact_in(tx: Tx, ns: Namespace, ids: list[str], reason: str,
+                    actor: str | None) -> dict[str, int]:
+    """Redact episodes by id inside a running transaction (retention sweeps use it too)."""
+    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was redacted")
+    rows = await tx.run("episodes/redact", ns=ns, ids=ids, placeholder=PLACEHOLDER,
+                        reason=reason, actor=actor, now=to_native(datetime.now(UTC)))
+    return {"episodes_redacted": int(rows[0]["redacted"]), "summaries_stale": stale}
