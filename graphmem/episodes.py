@@ -134,7 +134,8 @@ def validate(episode: NewEpisode) -> None:
         raise InvalidInput(f"content exceeds {MAX_CONTENT_CHARS} characters", field="content")
     if episode.importance is not None and not 0.0 <= episode.importance <= 1.0:
         raise InvalidInput("importance must be between 0 and 1", field="importance")
-    for name, value in (("externalId", episode.external_id), ("sessionId", episode.session_id)):
+    for name, value in (("externalId", episode.external_id), ("sessionId", episode.session_id),
+                        ("actor", episode.actor)):
         if value is not None and not 1 <= len(value) <= 256:
             raise InvalidInput(f"{name} must be 1-256 characters", field=name)
 

@@ -159,9 +159,10 @@ async def assert_batch_in(tx: Tx, ns: Namespace, batch: list[NewFact],
 
 
 async def current_values(tx: Tx, ns: Namespace, subject: str, predicate: str) -> list[Row]:
-    """The believed facts (id, object) of a subject (name or alias) and predicate."""
+    """The facts (id, object) of a subject (name or alias) and predicate believed and valid
+    now."""
     return await tx.run("facts/current_values", ns=ns, subject_key=entities.entity_key(subject),
-                        predicate=normalise_predicate(predicate))
+                        predicate=normalise_predicate(predicate), now=datetime.now(UTC))
 
 
 async def assert_in(tx: Tx, ns: Namespace, new: NewFact, asserted_by: str | None,

@@ -3,6 +3,6 @@
 // so a job's results are written exactly once.
 MATCH (j:Job {ns: $ns, id: $id})
 SET j._lock = true
+REMOVE j._lock  // the write lock stays taken until commit
 WITH j WHERE j.state = 'running' AND j.worker = $worker AND j.attempts = $attempt
-REMOVE j._lock
 RETURN j.id AS id

@@ -4,7 +4,7 @@ OPTIONAL MATCH (direct:Summary {ns: $ns})-[:SUMMARIZES|CITES]->(changed)
 WHERE changed.id IN $changed_ids
 WITH collect(DISTINCT direct) AS directs
 UNWIND directs AS d
-OPTIONAL MATCH (above:Summary {ns: $ns})-[:SUMMARIZES*1..10]->(d)
+OPTIONAL MATCH (above:Summary {ns: $ns})-[:SUMMARIZES*1..]->(d)
 WITH directs, collect(DISTINCT above) AS aboves
 UNWIND directs + aboves AS s
 WITH DISTINCT s WHERE s IS NOT NULL AND NOT s.stale

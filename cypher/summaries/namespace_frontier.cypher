@@ -1,7 +1,8 @@
-// The fresh summaries of a level nothing summarises yet: level-1 session summaries waiting
-// for a namespace summary, or the newest namespace summary to fold them into.
-MATCH (m:Summary {ns: $ns, level: $level})
-WHERE NOT m.stale AND NOT EXISTS { MATCH (:Summary)-[:SUMMARIZES]->(m) }
+// The fresh session (level-1) summaries no fresh summary covers yet: what the next namespace
+// summary folds into the previous one.
+MATCH (m:Summary {ns: $ns, level: 1})
+WHERE NOT m.stale
+  AND NOT EXISTS { MATCH (above:Summary)-[:SUMMARIZES]->(m) WHERE NOT above.stale }
 RETURN m {.*} AS summary
 ORDER BY m.covers_to, m.created_at, m.id
 LIMIT $limit

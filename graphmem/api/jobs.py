@@ -4,6 +4,7 @@ extraction or summarisation on demand."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import datetime
 from typing import Annotated
 
@@ -185,11 +186,16 @@ async def _maybe_run(ctx: Context, ns: Namespace, queued: domain.Job, wait: bool
         return Job.of(queued)
     if ctx.worker is None:
         raise InvalidInput("this server runs no pipelines in requests", field="wait")
-    ran = await ctx.worker.run_one(queued.id)
-    if ran is not None:
-        return Job.of(ran)  # done, or failed with the error (maybe to be retried later)
-    # A pool worker claimed it first: wait for that attempt to end.
-    while (now := (await domain.by_ids(ctx.db, ns, [queued.id]))[queued.id]).state \
-            is domain.JobState.RUNNING:
+    # Run it here as soon as its namespace is free; if a pool worker takes it first, wait
+    # for that attempt. Either way, at most one lease long.
+    deadline = time.monotonic() + ctx.settings.job_lease_s
+    while True:
+        ran = await ctx.worker.run_one(queued.id)
+        if ran is not None:
+            return Job.of(ran)  # done, or failed with the error (maybe retried later)
+        now = (await domain.by_ids(ctx.db, ns, [queued.id]))[queued.id]
+        settled = now.state in (domain.JobState.DONE, domain.JobState.FAILED) or (
+            now.state is domain.JobState.QUEUED and now.attempts > 0)
+        if settled or time.monotonic() > deadline:
+            return Job.of(now)
         await asyncio.sleep(0.05)
-    return Job.of(now)

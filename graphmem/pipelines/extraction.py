@@ -50,8 +50,10 @@ async def run(db: Database, settings: Settings, llm: LLM | None, claim: jobs.Cla
 
 def speaker(episode: Episode) -> str:
     """Whose first-person statements an episode holds: its actor, else the namespace's user."""
-    return entities.clean_name(episode.actor) if episode.actor and episode.actor.strip() \
-        else "user"
+    try:
+        return entities.clean_name(episode.actor or "")
+    except InvalidInput:  # no actor, or not usable as a name
+        return "user"
 
 
 async def propose(db: Database, ns: Namespace, episodes: list[Episode], settings: Settings,
@@ -130,16 +132,18 @@ def _new_fact(candidate: Candidate) -> facts.NewFact | None:
 
 
 async def _corrected(tx: Tx, ns: Namespace, candidate: Candidate) -> str | None:
-    """The believed fact a correction replaces: the one the model named, else the subject's
-    current value of the predicate when it differs from the corrected one."""
+    """The believed fact a correction replaces: among the subject's values of the predicate
+    valid now, the one the model named, else the only one that differs from the new value.
+    Anything else (no such fact, several to choose from) makes it a plain claim."""
     if not candidate.correction:
         return None
-    if candidate.corrects_fact_id is not None:
-        return candidate.corrects_fact_id
     current = await facts.current_values(tx, ns, candidate.subject, candidate.predicate)
+    if candidate.corrects_fact_id is not None:
+        named = [row["id"] for row in current if row["id"] == candidate.corrects_fact_id]
+        return named[0] if named else None
     key = entities.entity_key(candidate.object)
     others = [row["id"] for row in current if entities.entity_key(row["object"]) != key]
-    return others[0] if others and len(others) == len(current) else None
+    return others[0] if len(others) == 1 == len(current) else None
 
 
 async def _alias_speaker(tx: Tx, ns: Namespace, candidate: Candidate) -> None:

@@ -161,6 +161,20 @@ async def claim(db: Database, worker: str, lease_s: float,
     return None
 
 
+async def renew(db: Database, claim: Claim, lease_s: float) -> bool:
+    """Extend the lease of a job still running here (the worker's heartbeat)."""
+    rows = await db.write("jobs/renew", ns=claim.job.namespace, id=claim.job.id,
+                          worker=claim.worker, attempt=claim.attempt,
+                          lease_until=to_native(utcnow() + timedelta(seconds=lease_s)))
+    return bool(rows)
+
+
+async def release(db: Database, claim: Claim) -> None:
+    """Hand a job back at once (the worker is stopping); the attempt does not count."""
+    await db.write("jobs/release", ns=claim.job.namespace, id=claim.job.id,
+                   worker=claim.worker, attempt=claim.attempt, now=to_native(utcnow()))
+
+
 async def reclaim_expired(db: Database, max_attempts: int) -> int:
     rows = await db.write("jobs/reclaim", now=to_native(datetime.now(UTC)),
                           max_attempts=max_attempts)

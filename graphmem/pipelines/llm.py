@@ -77,8 +77,10 @@ class LLM:
             try:
                 text, usage = await self._chat(system, user, self._format(schema_name, model))
                 break
-            except openai.BadRequestError:
-                if not self._auto or self._mode == MODES[-1]:
+            except openai.BadRequestError as exc:
+                # Only a refusal of the output format moves down a mode; another 400 (a
+                # prompt too long) says nothing about what the endpoint supports.
+                if not self._auto or self._mode == MODES[-1] or not _about_format(exc):
                     raise LLMError("the LLM endpoint rejected the request (400)") from None
                 self._mode = MODES[MODES.index(self._mode) + 1]
                 log.warning("LLM endpoint rejected structured output; now using %s", self._mode)
@@ -130,6 +132,12 @@ class LLM:
         return choice.message.content or "", Usage(
             1, (usage.prompt_tokens or 0) if usage else 0,
             (usage.completion_tokens or 0) if usage else 0)
+
+
+def _about_format(exc: openai.BadRequestError) -> bool:
+    body = exc.body if isinstance(exc.body, dict) else {}
+    text = f"{body.get('param', '')} {body.get('message', '')} {exc.message}".lower()
+    return "response_format" in text or "json_schema" in text or "json mode" in text
 
 
 def _unfenced(text: str) -> str:

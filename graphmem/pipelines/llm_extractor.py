@@ -16,6 +16,10 @@ from graphmem.pipelines import prompts
 from graphmem.pipelines.candidates import Candidate
 from graphmem.pipelines.llm import LLM, Usage
 
+# Facts worth remembering are stated in a message's first few thousand characters; a
+# pasted document must not blow the model's context window.
+MAX_EPISODE_CHARS = 4_000
+
 
 class ExtractedFact(BaseModel):
     episode: int = Field(description="The number of the message it comes from.")
@@ -40,8 +44,8 @@ async def extract(llm: LLM, episodes: list[Episode], speakers: dict[str, str],
     user = prompts.EXTRACT_USER.format(
         current="\n".join(f"- [{f.id}] {f.text}" for f in current) or "(nothing yet)",
         messages="\n".join(
-            f"[{n}] ({e.occurred_at.isoformat()}, {speakers[e.id]}) {e.content}"
-            for n, e in enumerate(episodes, start=1)))
+            f"[{n}] ({e.occurred_at.isoformat()}, {speakers[e.id]}) "
+            f"{e.content[:MAX_EPISODE_CHARS]}" for n, e in enumerate(episodes, start=1)))
     answer, usage = await llm.json(system, user, "extraction", Extraction)
     believed = {f.id for f in current}
     candidates = []

@@ -43,9 +43,9 @@ async def run(db: Database, settings: Settings, llm: LLM | None, claim: jobs.Cla
     else:
         material = await _namespace_material(db, ns)
         level, scope = 2, "namespace"
-    if not material.lines:
+    text, usage = await write_text(material, settings, llm) if material.lines else ("", Usage())
+    if not text.strip():  # nothing (left) to summarise: stale ones count as rebuilt
         return await db.transaction(lambda tx: _finish(tx, claim, settings, None, "", Usage()))
-    text, usage = await write_text(material, settings, llm)
     producer = f"{llm.name}/{prompts.SUMMARY_VERSION}" if llm else EXTRACTIVE_VERSION
     new = NewSummary(text=text, scope=scope, level=level, session_id=claim.job.session_id,
                      covers=([material.previous.id] if material.previous else [])
@@ -54,6 +54,7 @@ async def run(db: Database, settings: Settings, llm: LLM | None, claim: jobs.Cla
     async def apply(tx: Tx) -> jobs.Job:
         await jobs.own(tx, claim)
         summary = await summaries.write_in(tx, ns, new)
+        await _mark_rebuilt(tx, claim)
         if material.last_seq is not None:
             await tx.run("summaries/summarized", ns=ns, session_id=claim.job.session_id,
                          seq=material.last_seq)
@@ -110,24 +111,34 @@ async def _session_material(db: Database, ns: Namespace, session_id: str) -> Mat
 
 
 async def _namespace_material(db: Database, ns: Namespace) -> Material:
-    waiting = await _frontier(db, ns, level=1, limit=200)
-    previous = await _frontier(db, ns, level=2, limit=1)
-    return Material(previous[-1] if previous else None,
+    """Fold the session summaries nothing fresh covers into the newest namespace summary; with
+    none fresh (never written, or stale), start again from each session's newest summary."""
+    previous = await _summaries(db, "summaries/latest_namespace", ns)
+    waiting = await _summaries(db, "summaries/namespace_frontier" if previous
+                               else "summaries/latest_per_session", ns, limit=200)
+    return Material(previous[0] if previous else None,
                     [extractive.Line(f"session {s.session_id}" if s.session_id else None,
                                      s.text) for s in waiting],
                     [s.id for s in waiting])
 
 
-async def _frontier(db: Database, ns: Namespace, level: int, limit: int) -> list[Summary]:
-    rows: list[Row] = await db.read("summaries/namespace_frontier", ns=ns, level=level,
-                                    limit=limit)
+async def _summaries(db: Database, statement: str, ns: Namespace,
+                     **params: object) -> list[Summary]:
+    rows: list[Row] = await db.read(statement, ns=ns, **params)
     return [Summary.from_row(row["summary"]) for row in rows]
+
+
+async def _mark_rebuilt(tx: Tx, claim: jobs.Claim) -> None:
+    session = claim.job.session_id if claim.job.kind is jobs.JobKind.SUMMARIZE_SESSION else None
+    await tx.run("summaries/mark_rebuilt", ns=claim.job.namespace, session_id=session,
+                 now=to_native(datetime.now(UTC)))
 
 
 async def _finish(tx: Tx, claim: jobs.Claim, settings: Settings, summary: Summary | None,
                   producer: str, usage: Usage) -> jobs.Job:
     if summary is None:
         await jobs.own(tx, claim)
+        await _mark_rebuilt(tx, claim)
     return await jobs.finish(tx, claim, {
         "producer": producer or None, "summaries": 1 if summary else 0,
         "llm_calls": usage.calls, "tokens_in": usage.tokens_in,

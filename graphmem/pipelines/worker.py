@@ -43,6 +43,7 @@ class Worker:
             return None
         kind = claim.job.kind.value
         began = time.perf_counter()
+        heartbeat = asyncio.create_task(self._keep_lease(claim))
         try:
             done = await self._run(claim)
         except jobs.LeaseLost:
@@ -50,17 +51,34 @@ class Worker:
             log.warning("job %s was taken over by another worker; result discarded",
                         claim.job.id)
             return None
+        except asyncio.CancelledError:  # shutting down: hand the job back, then stop
+            await asyncio.shield(jobs.release(self.db, claim))
+            raise
         except Exception as exc:  # every failure is recorded on the job, then the loop goes on
             metrics.JOBS.labels(kind, "error").inc()
-            retryable = getattr(exc, "retryable", True)
+            # Only an answer that would repeat (a refusal) fails at once; anything else may
+            # pass next time (an endpoint back up, an episode erased meanwhile).
+            final = isinstance(exc, LLMError) and not exc.retryable
             log.warning("job %s (%s) attempt %d failed: %s", claim.job.id, kind,
                         claim.attempt, _describe(exc))
-            return await jobs.fail(self.db, claim, _describe(exc), self.settings,
-                                   final=not retryable)
+            return await jobs.fail(self.db, claim, _describe(exc), self.settings, final=final)
+        finally:
+            heartbeat.cancel()
         metrics.JOBS.labels(kind, "done").inc()
         metrics.JOB_SECONDS.labels(kind).observe(time.perf_counter() - began)
         _count_usage(done)
         return done
+
+    async def _keep_lease(self, claim: jobs.Claim) -> None:
+        """Renew the lease every third of it, so a long job (a session rebuilt through an
+        LLM) is never taken for a dead one while this worker is alive."""
+        lease = self.settings.job_lease_s
+        while True:
+            await asyncio.sleep(lease / 3)
+            try:
+                await jobs.renew(self.db, claim, lease)
+            except Exception as exc:  # the next beat may get through; expiry is the backstop
+                log.warning("lease renewal failed: %s", _describe(exc))
 
     async def drain(self) -> int:
         """Run due jobs until none is left; how many ran (tests and `graphmem worker --once`)."""

@@ -137,3 +137,31 @@ async def test_unknown_episodes_are_refused_and_queue_nothing(gql: GraphQLClient
         episodeIds: ["nope"]) { id } }""", ns=ns)
     assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
     assert (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"] == []
+
+
+async def test_a_correction_replaces_the_current_value_not_history(
+        gql: GraphQLClient, db: Database, settings: Settings, ns: str) -> None:
+    await gql.ok("""mutation($ns: String!) { assertFacts(namespace: $ns, facts: [
+        {subject: "user", predicate: "lives_in", object: "Paris",
+         validFrom: "2020-01-01T00:00:00Z"},
+        {subject: "user", predicate: "lives_in", object: "Lisbon",
+         validFrom: "2010-01-01T00:00:00Z", validTo: "2015-01-01T00:00:00Z"}]) { outcome } }""",
+                 ns=ns)
+    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
+                      extract } }""", ns=ns)
+    await gql.ok(RECORD, ns=ns, eps=[_episode("u9", "user", "USER_MESSAGE",
+                                              "Actually, I live in Porto.",
+                                              "2026-09-02T10:00:00Z")])
+    await Worker(db, settings).drain()
+    [now] = await _facts(gql, ns, "user", "lives_in")
+    assert now["object"] == "Porto"
+    assert [(s["fact"]["object"], s["strategy"]) for s in now["supersedes"]] == [
+        ("Paris", "correction")]
+    [then] = await _facts(gql, ns, "user", "lives_in", at="2012-06-01T00:00:00Z")
+    assert then["object"] == "Lisbon" and then["status"] == "ACTIVE"  # history untouched
+
+
+async def test_an_actor_too_long_to_name_is_refused(gql: GraphQLClient, ns: str) -> None:
+    body = await gql(RECORD, ns=ns, eps=[_episode("x", "a" * 300, "USER_MESSAGE", "I'm Dana.",
+                                                  "2026-05-01T09:00:00Z")])
+    assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT"

@@ -59,12 +59,17 @@ async def test_concurrent_workers_never_take_the_same_job(db: Database, ns: str)
 
 
 async def test_one_namespace_runs_one_job_at_a_time_in_order(db: Database, ns: str) -> None:
-    first, second = await _queue(db, ns, 2)
+    first, second, third = await _queue(db, ns, 3)
     claim = await jobs.claim(db, "w1", 60)
     assert claim is not None and claim.job.id == first
     assert await jobs.claim(db, "w2", 60) is None  # the namespace is busy
-    asked = await jobs.claim(db, "w2", 60, second)  # unless asked for (`wait: true`)
-    assert asked is not None and asked.job.id == second
+    assert await jobs.claim(db, "w2", 60, third) is None  # even for a job asked for by id
+    failed = await jobs.fail(db, claim, "LLM_ERROR: 429", _settings(job_backoff_s=60))
+    assert failed is not None and failed.state is JobState.QUEUED
+    assert await jobs.claim(db, "w2", 60) is None  # the first one backs off: the rest wait
+    asked = await jobs.claim(db, "w2", 60, third)  # `wait: true` may pass queued ones
+    assert asked is not None and asked.job.id == third
+    assert second  # still queued, behind the first
 
 
 async def test_a_failure_backs_off_then_fails_for_good(db: Database, ns: str) -> None:

@@ -149,3 +149,31 @@ async def test_llm_session_summaries_fold_into_the_previous_one(db: Database, ns
         prompt = llm.seen[0]["messages"][1]["content"]
     assert "Dana lives in Lisbon and works at Acme." in prompt  # the previous summary
     assert "Miso" in prompt and "I moved to Lisbon." not in prompt  # only what is new
+
+
+async def test_a_correction_only_replaces_the_named_fact_of_that_predicate(db: Database,
+                                                                          ns: str) -> None:
+    with chat_endpoint(facts_reply(_fact(1, "lives_in", "Paris"))) as llm:
+        ids = await _record(db, ns, "I live in Paris.")
+        first = await _extract(db, ns, _settings(llm.url), ids)
+    [paris] = await jobs.produced_facts(db, Namespace(ns), [first.id])
+    with chat_endpoint(facts_reply(_fact(1, "works_at", "Acme", corrects=paris[0].id))) as llm:
+        ids = await _record(db, ns, "I'm at Acme, actually.")
+        await _extract(db, ns, _settings(llm.url), ids)
+    assert await _current(db, ns, "lives_in") == ["Paris"]  # not "corrected" into a job
+    assert await _current(db, ns, "works_at") == ["Acme"]
+
+
+async def test_only_a_refused_format_moves_down_a_mode(db: Database, ns: str) -> None:
+    with chat_endpoint(Reply(status=400), facts_reply(_fact(1, "works_at", "Initech"))) as llm:
+        settings = _settings(llm.url)
+        worker = Worker(db, settings)
+        ids = await _record(db, ns, "I work at Initech.")
+        queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT, ids)
+        failed = await worker.run_one(queued.id)
+        assert failed is not None and failed.error is not None and "(400)" in failed.error
+        await jobs.retry(db, Namespace(ns), queued.id)
+        done = await worker.run_one(queued.id)
+        formats = [(r.get("response_format") or {}).get("type") for r in llm.seen]
+    assert done is not None and done.state is JobState.DONE
+    assert formats == ["json_schema", "json_schema"]  # a prompt-size 400 says nothing of it

@@ -90,7 +90,7 @@ async def test_enough_session_summaries_make_a_namespace_summary(db: Database,
     [top] = await _queued(db, ns)
     assert top.kind is JobKind.SUMMARIZE_NAMESPACE
     await worker.run_one(top.id)
-    rows = await db.read("summaries/namespace_frontier", ns=ns, level=2, limit=5)
+    rows = await db.read("summaries/latest_namespace", ns=ns)
     [level2] = [summaries.Summary.from_row(row["summary"]) for row in rows]
     assert level2.scope == "namespace" and level2.session_id is None
     assert "Lisbon" in level2.text and "tea" in level2.text
@@ -128,3 +128,55 @@ async def test_summarize_on_request(gql: GraphQLClient, db: Database, ns: str) -
     missing = await gql("""mutation($ns: String!) { summarize(namespace: $ns,
         sessionId: "nope") { id } }""", ns=ns)
     assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+
+
+async def test_erasure_reaches_the_newest_summary_of_a_long_chain(
+        db: Database, settings: Settings, ns: str) -> None:
+    await _summarise_on(db, ns, settings)
+    worker = Worker(db, settings)
+    await _say(db, ns, "s1", ["My passport number is X1234567.", "I live in Lisbon.",
+                              "I work at Acme."])
+    for round_ in range(1, 13):  # a chain of 13 recursive summaries
+        for job in await _queued(db, ns):
+            await worker.run_one(job.id)
+        await _say(db, ns, "s1", [f"Note {round_}: I visited Porto.", "ok", "I like tea."],
+                   start=round_ * 3)
+    for job in await _queued(db, ns):
+        await worker.run_one(job.id)
+    chained = await summaries.latest(db, Namespace(ns), "s1")
+    assert chained is not None and "X1234567" in chained.text
+    await erasure.erase_episodes(db, Namespace(ns), ["s1-0"], "tests")
+    stale = await summaries.latest(db, Namespace(ns), "s1")
+    assert stale is not None and stale.stale  # however far up the chain it is
+    await worker.housekeeping()
+    for job in await _queued(db, ns):
+        await worker.run_one(job.id)
+    rebuilt = await summaries.latest(db, Namespace(ns), "s1")
+    assert rebuilt is not None and not rebuilt.stale and "X1234567" not in rebuilt.text
+
+
+async def test_a_rebuild_covers_sessions_under_a_stale_namespace_summary_once(
+        db: Database, ns: str) -> None:
+    settings = _settings(summary_fanout=2)
+    await _summarise_on(db, ns, settings)
+    worker = Worker(db, settings)
+    await _say(db, ns, "s1", LINES[:3])
+    await _say(db, ns, "s2", LINES[3:])
+    for _ in range(2):
+        for job in await _queued(db, ns):
+            await worker.run_one(job.id)
+    assert await db.read("summaries/latest_namespace", ns=ns)
+    await erasure.erase_episodes(db, Namespace(ns), ["s1-0"], "tests")  # s1 and level 2 stale
+
+    await worker.housekeeping()
+    kinds = sorted(j.kind.value for j in await _queued(db, ns))
+    assert kinds == ["summarize_namespace", "summarize_session"]
+    for job in sorted(await _queued(db, ns), key=lambda j: j.kind.value, reverse=True):
+        await worker.run_one(job.id)  # the session first, then the namespace
+    s1 = await summaries.latest(db, Namespace(ns), "s1")
+    assert s1 is not None and not s1.stale and "Lisbon" not in s1.text
+    [top] = await db.read("summaries/latest_namespace", ns=ns)
+    assert "Acme Robotics" in top["summary"]["text"] and "tea" in top["summary"]["text"]
+    assert "Lisbon" not in top["summary"]["text"]
+    await worker.housekeeping()
+    assert await _queued(db, ns) == []  # rebuilt once: no endless jobs

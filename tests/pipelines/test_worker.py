@@ -4,6 +4,7 @@ completes exactly once on restart), and the pool inside the service."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -90,3 +91,42 @@ async def test_the_service_runs_a_worker_pool(db: Database, settings: Settings,
                 break
             await asyncio.sleep(0.1)
     assert page.items and page.items[0][1].stats["facts"] == 2
+
+
+async def test_a_stopping_worker_hands_its_job_back(db: Database, settings: Settings,
+                                                    ns: str) -> None:
+    from graphmem.pipelines.worker import Worker
+
+    recorded = await episodes.record(db, Namespace(ns), [NewEpisode(
+        content="I work at Initech.", kind=EpisodeKind.USER_MESSAGE,
+        occurred_at=datetime(2026, 5, 1, tzinfo=UTC))])
+    queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT, [recorded.episodes[0].id])
+    with chat_endpoint(Reply(content="{}", delay_s=5)) as llm:
+        worker = Worker(db, Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+                                        "llm_model": "m", "llm_base_url": llm.url}))
+        task = asyncio.create_task(worker.run_one(queued.id))
+        while not llm.seen:
+            await asyncio.sleep(0.05)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    back = await _state(db, ns, queued.id)
+    assert (back.state, back.attempts) == (JobState.QUEUED, 0)  # at once, not after the lease
+
+
+async def test_a_long_job_keeps_its_lease(db: Database, settings: Settings, ns: str) -> None:
+    from graphmem.pipelines.worker import Worker
+
+    recorded = await episodes.record(db, Namespace(ns), [NewEpisode(
+        content="I work at Initech.", kind=EpisodeKind.USER_MESSAGE,
+        occurred_at=datetime(2026, 5, 1, tzinfo=UTC))])
+    queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT, [recorded.episodes[0].id])
+    with chat_endpoint(facts_reply(FACT, delay_s=2.0)) as llm:
+        worker = Worker(db, Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+                                        "llm_model": "m", "llm_base_url": llm.url,
+                                        "job_lease_s": 0.6}))
+        running = asyncio.create_task(worker.run_one(queued.id))
+        await asyncio.sleep(1.2)  # two leases' worth: without renewal it would be reclaimed
+        assert await jobs.reclaim_expired(db, max_attempts=5) == 0
+        done = await running
+    assert done is not None and (done.state, done.attempts) == (JobState.DONE, 1)
