@@ -10,6 +10,7 @@ setting — and a receipt is left), ``redact`` is redaction. A dry run counts wi
 from __future__ import annotations
 
 import logging
+from functools import partial
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -135,8 +136,9 @@ async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
             applied.summaries_stale += receipt.counts["summaries_stale"]
             applied.receipts.append(receipt.id)
         else:
-            done = await db.transaction(lambda tx, batch=ids: redaction.redact_in(
-                tx, ns, batch, f"retention: older than {policy.max_age.days} days", ACTOR))
+            reason = f"retention: older than {policy.max_age.days} days"
+            done = await db.transaction(partial(redaction.redact_in, ns=ns, ids=ids,
+                                                reason=reason, actor=ACTOR))
             applied.episodes_redacted += done["episodes_redacted"]
             applied.summaries_stale += done["summaries_stale"]
     return applied

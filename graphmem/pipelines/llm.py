@@ -64,7 +64,7 @@ class LLM:
         self._client = openai.AsyncOpenAI(base_url=settings.llm_base_url, api_key=key,
                                           timeout=settings.llm_timeout_s, max_retries=0)
         self._auto = settings.llm_structured_output == "auto"
-        self._mode = "json_schema" if self._auto else settings.llm_structured_output
+        self._mode: str = "json_schema" if self._auto else settings.llm_structured_output
 
     @property
     def name(self) -> str:
