@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     neo4j_password: SecretStr | None = None
     neo4j_database: str = "neo4j"
     neo4j_connect_timeout_s: float = Field(60.0, gt=0)
+    # How long one write keeps retrying through transient errors (a leader change, a restart)
+    # before the client gets a retryable DATABASE_UNAVAILABLE instead of a hanging request.
+    neo4j_max_retry_s: float = Field(10.0, ge=0)
 
     # The local Neo4j server (ignored when neo4j_uri is set).
     local_bolt_port: int = Field(7687, ge=1, le=65535)

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import (
+    AuthError,
+    IncompleteCommit,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 
 from graphmem import metrics
 from graphmem.config import Settings
@@ -25,6 +31,9 @@ from graphmem.errors import ConfigError, DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# What a client may retry: Neo4j unreachable, restarting or shutting down once the driver's
+# own retries ran out, or a commit whose outcome is unknown (writes are idempotent).
+UNAVAILABLE = (ServiceUnavailable, SessionExpired, TransientError, IncompleteCommit)
 Row = dict[str, Any]
 
 
@@ -73,7 +82,7 @@ class Database:
         try:
             async with self.driver.session(database=self.name) as session:
                 return await session.execute_write(unit)
-        except (ServiceUnavailable, SessionExpired) as exc:
+        except UNAVAILABLE as exc:
             raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
 
     async def run_schema(self, text: str, **params: Any) -> None:
@@ -95,7 +104,7 @@ class Database:
                 records, _, _ = await self.driver.execute_query(
                     statement(name), params, database_=self.name, routing_=mode
                 )
-        except (ServiceUnavailable, SessionExpired) as exc:
+        except UNAVAILABLE as exc:
             raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
         return [record.data() for record in records]
 
@@ -121,7 +130,8 @@ def open_database(settings: Settings) -> Database:
     uri, user, password = connection_target(settings)
     # Notifications are for people writing Cypher in a console, not for service logs.
     driver = AsyncGraphDatabase.driver(uri, auth=(user, password),
-                                       notifications_min_severity="OFF")
+                                       notifications_min_severity="OFF",
+                                       max_transaction_retry_time=settings.neo4j_max_retry_s)
     return Database(driver=driver, name=settings.neo4j_database, uri=uri)
 
 

@@ -57,3 +57,5 @@ EXTRACTION_EPISODES = Counter(
 LLM_TOKENS = Counter(
     "graphmem_llm_tokens_total", "LLM tokens used by pipelines, by direction.", ["direction"])
 LLM_COST = Counter("graphmem_llm_cost_usd_total", "LLM cost in USD (from configured prices).")
+AUDIT_WRITE_FAILURES = Counter(
+    "graphmem_audit_write_failures_total", "Audit events that could not be written.")

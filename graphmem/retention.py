@@ -10,10 +10,10 @@ setting — and a receipt is left), ``redact`` is redaction. A dry run counts wi
 from __future__ import annotations
 
 import logging
-from functools import partial
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from functools import partial
 
 from graphmem import erasure, redaction
 from graphmem.db import Database, Row

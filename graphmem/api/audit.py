@@ -3,6 +3,7 @@ the admin-only ``auditLog`` query."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
 
@@ -11,14 +12,17 @@ from graphql import FieldNode, OperationDefinitionNode, OperationType, VariableN
 from strawberry.extensions import SchemaExtension
 
 from graphmem import audit as domain
+from graphmem import metrics
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Context, Info
 from graphmem.api.errors import code_of
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.erasure import digest
-from graphmem.errors import Forbidden
+from graphmem.errors import Forbidden, GraphmemError
 from graphmem.logs import request_id
 from graphmem.pagination import page_size
+
+log = logging.getLogger(__name__)
 
 
 class AuditTrail(SchemaExtension):
@@ -50,7 +54,13 @@ class AuditTrail(SchemaExtension):
                                    "actor": ctx.principal.name, "key_id": ctx.principal.key_id,
                                    "outcome": outcome,
                                    "request_id": request_id.get()})
-        await domain.record(ctx.db, events)
+        try:
+            await domain.record(ctx.db, events)
+        except GraphmemError as exc:  # Neo4j went away after the operation: say so loudly,
+            # but do not turn the operation's own answer (often its own retryable error) into
+            # an untyped one
+            metrics.AUDIT_WRITE_FAILURES.inc(len(events))
+            log.error("audit events not written (%s): %d event(s) lost", exc.code, len(events))
 
 
 def _namespace(field: FieldNode, variables: dict[str, object]) -> str | None:

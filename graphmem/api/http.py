@@ -62,12 +62,14 @@ class GraphQLEndpoint:
             principal = await self._principal(request)
         except GraphmemError as exc:
             status = 401 if isinstance(exc, Unauthenticated) else 503
-            await _error(status, exc.code, exc.message)(scope, receive, send)
+            await _error(status, exc.code, exc.message,
+                         retryable=exc.retryable)(scope, receive, send)
             return
         wait = self.limiter.allow(principal.key_id)
         if wait > 0:
             await _error(429, "RATE_LIMITED", "too many requests for this API key",
-                         {"Retry-After": str(max(1, round(wait)))})(scope, receive, send)
+                         {"Retry-After": str(max(1, round(wait)))}, retryable=True)(
+                scope, receive, send)
             return
         scope["graphmem.principal"] = principal
         await self.view(scope, _replay(body), send)
@@ -127,9 +129,10 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-def _error(status: int, code: str, message: str,
-           headers: dict[str, str] | None = None) -> Response:
-    payload = {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None,
+           retryable: bool = False) -> Response:
+    extensions: dict[str, object] = {"code": code, **({"retryable": True} if retryable else {})}
+    payload = {"data": None, "errors": [{"message": message, "extensions": extensions}]}
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
     return Response(json.dumps(payload), status_code=status, media_type="application/json",
