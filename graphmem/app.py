@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from graphmem import browser_guide, embeddings, metrics, migrations
+from graphmem import browser_guide, embeddings, encryption, metrics, migrations
 from graphmem.api.http import graphql_route
 from graphmem.config import Settings, get_settings
 from graphmem.db import Database, open_database, wait_until_reachable
@@ -72,6 +72,7 @@ class Runtime:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
+    encryption.install_from(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -30,6 +30,9 @@ app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(schema_app, name="schema")
 keys_app = typer.Typer(help="API keys: create, list, revoke.", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
+encryption_app = typer.Typer(help="Encryption at rest of episode content.",
+                             no_args_is_help=True)
+app.add_typer(encryption_app, name="encryption")
 
 
 def _local() -> LocalNeo4j:
@@ -156,9 +159,10 @@ def keys_revoke(key_id: str = typer.Argument(..., help="The id shown by `keys li
 @app.command("reembed")
 def reembed() -> None:
     """Rebuild the vector indexes for the configured embedder and embed everything again."""
-    from graphmem import embeddings
+    from graphmem import embeddings, encryption
 
     settings = get_settings()
+    encryption.install_from(settings)
     embedder = embeddings.make_embedder(settings)
     if embedder is None:
         raise GraphmemError("GRAPHMEM_EMBEDDER is none: nothing to embed with")
@@ -178,16 +182,42 @@ def reembed() -> None:
     typer.echo(f"embedded {with_database(work)} nodes")
 
 
+@encryption_app.command("new-key")
+def encryption_new_key(key_id: str = typer.Argument("k1", help="An id for the key.")) -> None:
+    """Print a fresh key entry for GRAPHMEM_ENCRYPTION_KEYS (put it first to encrypt with it)."""
+    from graphmem import encryption
+
+    typer.echo(f"{key_id}:{encryption.new_key()}")
+
+
+@encryption_app.command("rotate")
+def encryption_rotate() -> None:
+    """Re-encrypt every episode under the first key (also seals pre-encryption episodes)."""
+    from graphmem import encryption
+    from graphmem.key_rotation import rotate
+
+    settings = get_settings()
+    encryption.install_from(settings)
+    ensure_neo4j(settings)
+
+    async def work(db: Database) -> int:
+        with typer.progressbar(length=0, label="re-encrypting episodes") as bar:
+            return await rotate(db, bar.update)
+
+    typer.echo(f"re-encrypted {with_database(work)} episode(s)")
+
+
 @app.command("worker")
 def worker(
     count: int = typer.Option(1, "--count", "-c", min=1, max=32, help="Workers to run."),
     once: bool = typer.Option(False, "--once", help="Run the due jobs, then exit."),
 ) -> None:
     """Run pipeline jobs (extraction, summaries) alone, beside or instead of `serve`'s."""
-    from graphmem import logs, migrations
+    from graphmem import encryption, logs, migrations
     from graphmem.pipelines.worker import Worker, run_workers
 
     settings = get_settings()
+    encryption.install_from(settings)
     ensure_neo4j(settings)
     logs.configure(settings.log_level, settings.log_json)
 

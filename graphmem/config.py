@@ -89,6 +89,10 @@ class Settings(BaseSettings):
     summary_fanout: int = Field(5, ge=2)  # fresh session summaries per namespace summary
     pattern_confidence: float = Field(0.6, ge=0, le=1)  # the offline extractor's facts
 
+    # Encryption at rest of episode content: "<id>:<base64 32 bytes>" entries, comma
+    # separated; the first encrypts, all decrypt (see graphmem/encryption.py).
+    encryption_keys: SecretStr | None = None
+
     # Retention: the worker applies namespaces' retention policies this often. Facts whose
     # only evidence a sweep deleted are retracted, or kept believed with no evidence.
     retention_sweep_s: float = Field(3600.0, gt=0)

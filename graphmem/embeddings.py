@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from graphmem import metrics
+from graphmem import encryption, metrics
 from graphmem.config import Settings
 from graphmem.cypher import split_statements, statement
 from graphmem.db import Database
@@ -116,7 +116,8 @@ async def reembed(db: Database, embedder: Embedder) -> None:
 
 async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     """Embed one batch of waiting nodes; how many were embedded (0: nothing waits)."""
-    rows = await db.read("embeddings/pending", limit=batch)
+    rows = [{**row, "text": _text(row)}
+            for row in await db.read("embeddings/pending", limit=batch)]
     if not rows:
         return 0
     texts = [row for row in rows if (row["text"] or "").strip()]
@@ -130,6 +131,15 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
         raise ConfigError(f"the vector indexes are no longer built for {embedder.name}: "
                           "restart with the configured embedder")
     return len(rows)
+
+
+def _text(row: dict[str, object]) -> str:
+    """What a waiting node is embedded from: an episode with the turn before it, decrypted
+    when its content is encrypted."""
+    ns = str(row["ns"])
+    body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
+    context = encryption.reveal(row["context"], ns) if isinstance(row["context"], str) else None
+    return f"{context}\n{body}" if context else body or ""
 
 
 def usable(vector: list[float] | None) -> list[float] | None:

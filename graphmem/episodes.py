@@ -7,7 +7,6 @@ whole batch writes nothing. Sessions get a ``NEXT`` chain in (occurred_at, arriv
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from collections import defaultdict
@@ -16,6 +15,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from graphmem import encryption
 from graphmem.db import Database, Row, Tx
 from graphmem.errors import DuplicateConflict, InvalidInput
 from graphmem.namespaces import Namespace
@@ -56,14 +56,15 @@ class NewEpisode:
     importance: float | None = None
     sensitivity: Sensitivity = Sensitivity.PERSONAL
 
-    def content_hash(self) -> str:
-        """What makes two submissions of one external_id "the same episode"."""
+    def content_hash(self, like: str | None = None) -> str:
+        """What makes two submissions of one external_id "the same episode" (SHA-256, or an
+        HMAC when content is encrypted; ``like``: a stored hash to compare with)."""
         canonical = json.dumps(
             [self.session_id, self.occurred_at.isoformat(), self.kind.value, self.actor,
              self.content, self.metadata, self.importance, self.sensitivity.value],
             sort_keys=True, separators=(",", ":"), ensure_ascii=False,
         )
-        return hashlib.sha256(canonical.encode()).hexdigest()
+        return encryption.fingerprint(canonical, like)
 
 
 @dataclass(frozen=True)
@@ -86,10 +87,11 @@ class Episode:
 
     @classmethod
     def from_row(cls, row: Row) -> Episode:
+        ns = row["ns"]
         return cls(
             id=row["id"],
-            namespace=row["ns"],
-            content=row["content"],
+            namespace=ns,
+            content=encryption.reveal(row["content"], ns) or "",
             kind=EpisodeKind(row["kind"]),
             occurred_at=parse_stored_datetime(row["occurred_at"]),
             recorded_at=parse_stored_datetime(row["recorded_at"]),
@@ -97,7 +99,7 @@ class Episode:
             session_id=row.get("session_id"),
             seq=row.get("seq") or 0,
             actor=row.get("actor"),
-            metadata=json.loads(row.get("metadata") or "{}"),
+            metadata=json.loads(encryption.reveal(row.get("metadata"), ns) or "{}"),
             importance=row.get("importance"),
             sensitivity=Sensitivity(row.get("sensitivity") or Sensitivity.PERSONAL),
             content_hash=row["content_hash"],
@@ -107,6 +109,13 @@ class Episode:
     @property
     def cursor(self) -> str:
         return encode_cursor([self.occurred_at.isoformat(), self.seq, self.id])
+
+    def as_new(self) -> NewEpisode:
+        """The submission it was recorded from (its content hash is made from this)."""
+        return NewEpisode(content=self.content, kind=self.kind, occurred_at=self.occurred_at,
+                          external_id=self.external_id, session_id=self.session_id,
+                          actor=self.actor, metadata=self.metadata, importance=self.importance,
+                          sensitivity=self.sensitivity)
 
 
 @dataclass(frozen=True)
@@ -164,8 +173,10 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
         digest = episode.content_hash()
         key = episode.external_id
         if key is not None and key in stored:
+            known = stored[key]
             # A redacted episode cannot be compared any more: a retry of it is a duplicate.
-            if stored[key].content_hash != digest and stored[key].redacted_at is None:
+            if known.content_hash != episode.content_hash(known.content_hash) \
+                    and known.redacted_at is None:
                 raise DuplicateConflict(
                     f"externalId {key!r} was already recorded with different content",
                     external_id=key, index=position,
@@ -230,12 +241,13 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[NewEpisode],
             "seq": seq,
             "kind": episode.kind.value,
             "actor": episode.actor,
-            "content": episode.content,
+            "content": encryption.seal(episode.content, ns),
             "occurred_at": to_native(episode.occurred_at),
             "recorded_at": to_native(now),
             "importance": episode.importance,
             "sensitivity": episode.sensitivity.value,
-            "metadata": json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False),
+            "metadata": encryption.seal(
+                json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
             "content_hash": episode.content_hash(),
         })
     return rows

@@ -34,6 +34,8 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "jobs/reclaim": "puts back jobs of dead workers, whichever namespace",
     "jobs/depth": "the queue-depth gauge",
     "retention/namespaces": "the sweeper's round: which namespaces have policies",
+    "encryption/store": "key rotation writes back by id, each row checked against its "
+                        "own namespace",
     "jobs/enqueue_regeneration": "the worker's sweep for stale summaries; each job is "
                                  "created in the summary's own namespace",
 }
