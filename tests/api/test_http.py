@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 
 from graphmem.config import Settings
@@ -60,3 +62,32 @@ async def test_readyz_names_the_unreachable_uri_never_the_password() -> None:
     assert "bolt://127.0.0.1:1" in response.json()["reason"]
     assert "s3cret-never-shown" not in response.text
     assert refused.status_code == 401  # still no key: never reaches Neo4j
+
+
+async def test_cross_origin_requests_get_no_cors_grant(client: httpx.AsyncClient,
+                                                       admin_token: str) -> None:
+    """CORS is off: a browser page elsewhere cannot read answers with a user's key."""
+    origin = {"Origin": "https://evil.example"}
+    preflight = await client.options("/graphql", headers={
+        **origin, "Access-Control-Request-Method": "POST"})
+    assert "access-control-allow-origin" not in preflight.headers
+    answer = await client.post("/graphql", json={"query": "{ __typename }"},
+                               headers={**origin, "Authorization": f"Bearer {admin_token}"})
+    assert "access-control-allow-origin" not in answer.headers
+
+
+async def test_introspection_is_a_setting(settings: Settings, admin_token: str) -> None:
+    from graphmem.app import create_app
+
+    query = {"query": "{ __schema { queryType { name } } }"}
+    for enabled in (True, False):
+        app = create_app(Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+                                     "introspection": enabled, "workers": 0}))
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+                while not app.state.runtime.ready:
+                    await asyncio.sleep(0.05)
+                body = (await http.post("/graphql", json=query, headers={
+                    "Authorization": f"Bearer {admin_token}"})).json()
+        assert ("errors" not in body) is enabled, body
