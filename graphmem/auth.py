@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -64,18 +65,48 @@ def hash_secret(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def authenticate(db: Database, authorization: str | None) -> Principal:
+class KeyCache:
+    """Recently verified keys, so an agent's every turn does not cost a lookup in Neo4j.
+    A revoked key stops working within ``ttl_s`` (0: no cache, revocation is immediate).
+    Bounded; only hashes are kept, never tokens."""
+
+    def __init__(self, ttl_s: float, max_keys: int = 10_000) -> None:
+        self.ttl_s, self.max_keys = ttl_s, max_keys
+        self._known: dict[str, tuple[Principal, float]] = {}
+
+    def get(self, digest: str) -> Principal | None:
+        found = self._known.get(digest)
+        if found is None or found[1] < time.monotonic():
+            return None
+        return found[0]
+
+    def put(self, digest: str, principal: Principal) -> None:
+        if self.ttl_s <= 0:
+            return
+        if len(self._known) >= self.max_keys:
+            self._known.clear()  # rare (that many distinct keys within a TTL): start afresh
+        self._known[digest] = (principal, time.monotonic() + self.ttl_s)
+
+
+async def authenticate(db: Database, authorization: str | None,
+                       cache: KeyCache | None = None) -> Principal:
     """Resolve an ``Authorization: Bearer gm_...`` header to its principal."""
     if not authorization or not authorization.lower().startswith("bearer "):
         raise Unauthenticated("send an API key as 'Authorization: Bearer gm_...'")
     token = authorization[7:].strip()
     if not token.startswith(_PREFIX):
         raise Unauthenticated("unknown or revoked API key")
-    rows = await db.read("system/api_key_lookup", hash=hash_secret(token))
+    digest = hash_secret(token)
+    if cache is not None and (known := cache.get(digest)) is not None:
+        return known
+    rows = await db.read("system/api_key_lookup", hash=digest)
     if not rows:
         raise Unauthenticated("unknown or revoked API key")
     row = rows[0]
-    return Principal(row["id"], row["name"], tuple(row["grants"] or ()), bool(row["admin"]))
+    principal = Principal(row["id"], row["name"], tuple(row["grants"] or ()), bool(row["admin"]))
+    if cache is not None:
+        cache.put(digest, principal)
+    return principal
 
 
 async def create_key(db: Database, name: str, grants: list[str], admin: bool) -> str:

@@ -48,6 +48,7 @@ class Settings(BaseSettings):
     graphiql: bool = True
     introspection: bool = True
     auth_required: bool = True
+    auth_cache_s: float = Field(10.0, ge=0)  # a revoked key stops working within this
     max_body_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_query_depth: int = Field(12, gt=0)
     max_query_tokens: int = Field(5000, gt=0)

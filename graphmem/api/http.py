@@ -14,7 +14,7 @@ from strawberry.asgi import GraphQL
 
 from graphmem.api.context import Context
 from graphmem.api.schema import build_schema
-from graphmem.auth import ANONYMOUS_ADMIN, NOBODY, Principal, authenticate
+from graphmem.auth import ANONYMOUS_ADMIN, NOBODY, KeyCache, Principal, authenticate
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError, Unauthenticated
 from graphmem.rate_limit import RateLimiter
@@ -42,6 +42,7 @@ class GraphQLEndpoint:
         self.settings = settings
         self.view = _GraphQLView(settings)
         self.limiter = RateLimiter(settings.rate_limit_per_minute)
+        self.keys = KeyCache(settings.auth_cache_s)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -78,7 +79,7 @@ class GraphQLEndpoint:
         if not self.settings.auth_required:
             return ANONYMOUS_ADMIN
         db = request.app.state.runtime.db
-        return await authenticate(db, request.headers.get("authorization"))
+        return await authenticate(db, request.headers.get("authorization"), self.keys)
 
 
 async def _read_capped(request: Request, limit: int) -> bytes | None:

@@ -9,12 +9,15 @@ from functools import partial
 import strawberry
 from graphql.error import GraphQLError
 from strawberry.extensions import (
+    AddValidationRules,
     DisableIntrospection,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
-    QueryDepthLimiter,
+    ParserCache,
+    ValidationCache,
 )
 from strawberry.extensions.base_extension import SchemaExtension
+from strawberry.extensions.max_aliases import create_validator as alias_rule
+from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.types import ExecutionContext
 
 from graphmem.api import audit as audit_api
@@ -34,6 +37,7 @@ from graphmem.api.timing import OperationTiming
 from graphmem.config import Settings
 
 log = logging.getLogger(__name__)
+DOCUMENT_CACHE = 512  # distinct query texts kept parsed and validated (bounded: LRU)
 
 
 @strawberry.type(description="Read memory. Every field is scoped to one namespace.")
@@ -185,11 +189,15 @@ class _Schema(strawberry.Schema):
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
-    # Factories, so every request gets fresh extension instances.
+    # The limit rules are made once, so a document's validation (limits included) is cached:
+    # agents send the same few documents every turn, and validating one costs milliseconds.
+    limits = [depth_rule(settings.max_query_depth, None), alias_rule(settings.max_aliases)]
+    # Factories, so every request gets fresh extension instances (the caches are shared).
     extensions: list[Callable[[], SchemaExtension]] = [
-        partial(QueryDepthLimiter, max_depth=settings.max_query_depth),
         partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
-        partial(MaxAliasesLimiter, max_alias_count=settings.max_aliases),
+        partial(ParserCache, maxsize=DOCUMENT_CACHE),
+        partial(AddValidationRules, limits),
+        partial(ValidationCache, maxsize=DOCUMENT_CACHE),
         TypedErrors,
         OperationTiming,
         audit_api.AuditTrail,
