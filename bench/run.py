@@ -229,6 +229,7 @@ async def cleanup(db: Database, namespaces: list[str]) -> None:
 
 def main() -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request otherwise
+    logging.getLogger("graphmem.access").setLevel(logging.WARNING)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--episodes", type=int, default=5000)
     parser.add_argument("--batch", type=int, default=500)

@@ -6,5 +6,5 @@ WHERE ($status IS NULL OR c.status = $status)
 WITH c ORDER BY c.created_at DESC, c.id DESC LIMIT $limit
 MATCH (c)-[:CANDIDATE]->(f:Fact)
 WITH c, f ORDER BY f.recorded_at, f.id
-RETURN c {.*} AS conflict, collect(f {.*}) AS candidates
+RETURN c {.*} AS conflict, collect(f {.*, embedding: null}) AS candidates
 ORDER BY conflict.created_at DESC, conflict.id DESC

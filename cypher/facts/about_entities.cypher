@@ -4,6 +4,6 @@ UNWIND $entity_ids AS entity_id
 MATCH (e:Entity {ns: $ns, id: entity_id})<-[role:SUBJECT|OBJECT]-(f:Fact {ns: $ns})
 WHERE f.retracted_at IS NULL
   AND (f.valid_from IS NULL OR f.valid_from <= $now) AND (f.valid_to IS NULL OR f.valid_to > $now)
-RETURN entity_id, type(role) AS role, f {.*} AS fact
+RETURN entity_id, type(role) AS role, f {.*, embedding: null} AS fact
 ORDER BY f.recorded_at DESC
 LIMIT 100000

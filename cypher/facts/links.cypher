@@ -5,18 +5,18 @@ MATCH (f:Fact {ns: $ns, id: fact_id})
 CALL (f) {
   OPTIONAL MATCH (f)-[l:SUPERSEDES]->(older:Fact)
   WITH l, older ORDER BY l.at DESC
-  RETURN collect(CASE WHEN older IS NOT NULL THEN {fact: older {.*}, strategy: l.strategy,
+  RETURN collect(CASE WHEN older IS NOT NULL THEN {fact: older {.*, embedding: null}, strategy: l.strategy,
          reason: l.reason, at: l.at, actor: l.actor} END) AS supersedes
 }
 CALL (f) {
   OPTIONAL MATCH (newer:Fact)-[l:SUPERSEDES]->(f)
   WITH l, newer ORDER BY l.at DESC
-  RETURN collect(CASE WHEN newer IS NOT NULL THEN {fact: newer {.*}, strategy: l.strategy,
+  RETURN collect(CASE WHEN newer IS NOT NULL THEN {fact: newer {.*, embedding: null}, strategy: l.strategy,
          reason: l.reason, at: l.at, actor: l.actor} END) AS superseded_by
 }
 CALL (f) {
   OPTIONAL MATCH (f)-[:REVISES]->(original:Fact)
-  RETURN original {.*} AS revises LIMIT 1
+  RETURN original {.*, embedding: null} AS revises LIMIT 1
 }
 CALL (f) {
   OPTIONAL MATCH (c:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(f)

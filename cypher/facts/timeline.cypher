@@ -4,6 +4,6 @@ MATCH (e:Entity {ns: $ns, id: $entity_id})<-[:SUBJECT|OBJECT]-(f:Fact {ns: $ns})
 WHERE $history OR f.retracted_at IS NULL
 WITH DISTINCT f, coalesce(f.valid_from, f.recorded_at) AS at
 WHERE $after_at IS NULL OR at > $after_at OR (at = $after_at AND f.id > $after_id)
-RETURN f {.*} AS fact, at
+RETURN f {.*, embedding: null} AS fact, at
 ORDER BY at, f.id
 LIMIT $limit

@@ -1,4 +1,4 @@
 // Summaries by id within the namespace.
 MATCH (s:Summary {ns: $ns})
 WHERE s.id IN $ids
-RETURN s {.*} AS summary
+RETURN s {.*, embedding: null} AS summary

@@ -3,6 +3,6 @@
 MATCH (m:Summary {ns: $ns, level: 1})
 WHERE NOT m.stale
   AND NOT EXISTS { MATCH (above:Summary)-[:SUMMARIZES]->(m) WHERE NOT above.stale }
-RETURN m {.*} AS summary
+RETURN m {.*, embedding: null} AS summary
 ORDER BY m.covers_to, m.created_at, m.id
 LIMIT $limit

@@ -5,4 +5,4 @@ OPTIONAL MATCH (m:Summary {ns: $ns, level: 1})
 WHERE m.session_id = $session_id
 WITH s, m ORDER BY m.created_at DESC
 WITH s, collect(m)[0] AS latest
-RETURN coalesce(s.summarized_seq, 0) AS summarized_seq, latest {.*} AS latest
+RETURN coalesce(s.summarized_seq, 0) AS summarized_seq, latest {.*, embedding: null} AS latest

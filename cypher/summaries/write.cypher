@@ -20,4 +20,4 @@ CALL (s) {
   MATCH (f:Fact {ns: $ns, id: cited_id})
   CREATE (s)-[:CITES]->(f)
 }
-RETURN s {.*} AS summary
+RETURN s {.*, embedding: null} AS summary

@@ -18,7 +18,7 @@ WHERE r.fact_id IS NOT NULL
   AND NOT r.fact_id IN $seen_facts
 WITH DISTINCT r, m
 MATCH (fact:Fact {ns: $ns, id: r.fact_id})
-RETURN fact {.*} AS fact, startNode(r).id AS from_id, endNode(r).id AS to_id,
+RETURN fact {.*, embedding: null} AS fact, startNode(r).id AS from_id, endNode(r).id AS to_id,
        m {.id, .name, .type, .datatype, .key, entity: m:Entity} AS neighbour
 ORDER BY fact.recorded_at DESC, fact.id
 LIMIT $limit
