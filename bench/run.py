@@ -47,7 +47,7 @@ CREATE (e)-[:IN_SESSION]->(s)
 RAW_LOOKUP = """
 MATCH (s:Entity {ns: $ns, key: $key})<-[:SUBJECT]-(f:Fact {predicate: $predicate})
 WHERE f.status IN ['active', 'disputed']
-RETURN f {.*} AS fact ORDER BY f.recorded_at DESC LIMIT 50
+RETURN f {.*, embedding: null} AS fact ORDER BY f.recorded_at DESC LIMIT 50
 """
 RAW_VECTOR = """
 CALL db.index.vector.queryNodes('episode_embedding', 10, $v) YIELD node, score
