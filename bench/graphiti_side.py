@@ -18,10 +18,12 @@ import statistics
 import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 
+import wordllama
 from graphiti_core import Graphiti
 from graphiti_core.cross_encoder.openai_reranker_client import OpenAIRerankerClient
 from graphiti_core.edges import EntityEdge
@@ -39,14 +41,16 @@ class LocalEmbedder(EmbedderClient):
     """The WordLlama model graphmem embeds with, behind Graphiti's embedder interface."""
 
     def __init__(self) -> None:
-        self.model = WordLlama.load(trunc_dim=256)
+        # As graphmem loads it: the files shipped in the wheel, no download.
+        self.model = WordLlama.load(dim=256, cache_dir=Path(wordllama.__file__).parent,
+                                    disable_download=True)
 
     async def create(self, input_data: Any) -> list[float]:
         text = input_data if isinstance(input_data, str) else str(input_data)
-        return [float(x) for x in self.model.embed([text])[0]]
+        return [float(x) for x in self.model.embed([text], norm=True)[0]]
 
     async def create_batch(self, input_data_list: list[str]) -> list[list[float]]:
-        return [[float(x) for x in row] for row in self.model.embed(input_data_list)]
+        return [[float(x) for x in row] for row in self.model.embed(input_data_list, norm=True)]
 
 
 def pct(samples: list[float], q: float) -> float:

@@ -41,12 +41,12 @@ async def memory(db: Database, ns: str) -> dict[str, str]:
         facts.NewFact("A. Smith", "likes", "jazz", evidence=["m1"])])
     await summaries.write(db, space, summaries.NewSummary(
         "Alice works at Acme and likes jazz.", session_id="s1",
-        covers=[e.id for e in episodes], cites=[a.fact.id for a in asserted]))
+        covers=[e.id for e in episodes], cites=[a.fact_id for a in asserted]))
     await entity_merge.merge_entities(db, space, into="Alice", merged="A. Smith")
     await policies.set_policy(db, space, "works_at", policies.Cardinality.ONE,
                               policies.Strategy.MANUAL, "test")
     await facts.assert_facts(db, space, [facts.NewFact("Alice", "works_at", "Initech")])
-    return {"ns": ns, "session": "s1", "entity": "alice ", "fact": asserted[0].fact.id}
+    return {"ns": ns, "session": "s1", "entity": "alice ", "fact": asserted[0].fact_id}
 
 
 @pytest.mark.parametrize("slide", SLIDES, ids=[s.name for s in SLIDES])

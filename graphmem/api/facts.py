@@ -197,8 +197,19 @@ class FactInput:
 
 @strawberry.type(description="One asserted fact and what graphmem did with it.")
 class AssertedFact:
-    fact: Fact = strawberry.field(description="The stored fact.")
+    namespace: strawberry.Private[str]
+    fact_id: strawberry.Private[str]
     outcome: AssertOutcome = strawberry.field(description="What conflict resolution did.")
+
+    @classmethod
+    def of(cls, ns: str, asserted: domain.Asserted) -> AssertedFact:
+        return cls(namespace=ns, fact_id=asserted.fact_id, outcome=asserted.outcome)
+
+    @strawberry.field(description="The stored fact.")
+    async def fact(self, info: Info) -> Fact:
+        ctx, ns = info.context, Namespace(self.namespace)
+        loader = ctx.loader("facts", ns, lambda ids: domain.in_order(ctx.db, ns, ids))
+        return Fact.of(await loader.load(self.fact_id))
 
 
 @strawberry.input(description="Filters for `facts`; all optional, combined with AND.")
@@ -235,7 +246,7 @@ async def assert_facts(
     batch_size(len(facts), ctx.settings.max_batch, "facts")
     done = await domain.assert_facts(ctx.db, ns, [f.to_domain() for f in facts],
                                      asserted_by=ctx.principal.name)
-    return [AssertedFact(fact=Fact.of(a.fact), outcome=a.outcome) for a in done]
+    return [AssertedFact.of(ns, a) for a in done]
 
 
 async def list_facts(
@@ -302,7 +313,7 @@ async def correct_fact(
     literal = None if value is None else value.to_domain()
     done = await fact_changes.correct(ctx.db, ns, str(fact_id), object, literal, reason,
                                       ctx.principal.name)
-    return AssertedFact(fact=Fact.of(done.fact), outcome=done.outcome)
+    return AssertedFact.of(ns, done)
 
 
 Verdict = strawberry.enum(verification.Verdict, description=(

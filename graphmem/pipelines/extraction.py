@@ -102,9 +102,9 @@ async def _apply(tx: Tx, ns: Namespace, claim: jobs.Claim, proposal: Proposal,
             plain.append(new)
             continue
         corrected.add(target)
-        produced.append(done.fact.id)
+        produced.append(done.fact_id)
     if plain:
-        produced += [a.fact.id for a in await facts.assert_batch_in(tx, ns, plain, actor)]
+        produced += [a.fact_id for a in await facts.assert_batch_in(tx, ns, plain, actor)]
     for candidate, _ in usable:
         if candidate.predicate == "name" and not candidate.object_is_entity:
             await _alias_speaker(tx, ns, candidate)
