@@ -1,10 +1,13 @@
 """graphmem vs raw driver Cypher on the same local Neo4j, measured in the same run.
 
-    bin/bench [--episodes 5000] [--batch 500] [--lookups 300] [--searches 200]
+    bin/bench [--episodes 5000] [--facts 2000] [--batch 500] [--lookups 300] [--searches 200]
 
 Ingest: `recordEpisodes` through the real GraphQL app (in-process ASGI, so no socket cost is
 counted on either side) vs raw `UNWIND … CREATE` of the same rows through the driver.
-Fact lookup: `facts(where: {subject, predicate})` through GraphQL vs the equivalent Cypher.
+Facts: `assertFacts` (with evidence) vs raw `UNWIND` writing the same edges, statement nodes
+and provenance links (no conflict resolution: the physical floor for this schema).
+Reads: fact lookup, entity neighbourhood, 2-hop traversal and provenance through GraphQL vs
+the equivalent Cypher. Memory: the resident size of this process, which hosts the service.
 Retrieval: `search` and `recall` through GraphQL vs one raw vector-index query.
 """
 
@@ -61,6 +64,44 @@ GQL_RECALL = """query($ns: String!, $q: String!) {
     pieces { layer text tokens } tokensUsed plan { layer ran reason } } }"""
 GQL_RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $eps) { created } }"""
+RAW_FACTS = """
+UNWIND $rows AS r
+MERGE (s:Entity {ns: $ns, key: r.s}) ON CREATE SET s.id = randomUUID(), s.name = r.s
+MERGE (o:Entity {ns: $ns, key: r.o}) ON CREATE SET o.id = randomUUID(), o.name = r.o
+CREATE (f:Fact {ns: $ns, id: randomUUID(), subject: r.s, predicate: 'likes', object: r.o,
+                text: r.t, confidence: 1.0, status: 'active', recorded_at: datetime()})
+CREATE (f)-[:SUBJECT]->(s)
+CREATE (f)-[:OBJECT]->(o)
+CREATE (s)-[:LIKES {fact_id: f.id, status: 'active'}]->(o)
+WITH f, r
+MATCH (e:Episode {ns: $ns, external_id: r.ev})
+CREATE (f)-[:EVIDENCED_BY]->(e)
+"""
+GQL_FACTS = """mutation($ns: String!, $f: [FactInput!]!) {
+  assertFacts(namespace: $ns, facts: $f) { outcome } }"""
+GQL_NEIGHBOURS = """query($ns: String!, $s: String!) {
+  entity(namespace: $ns, name: $s) { name factsOut { predicate object } } }"""
+RAW_NEIGHBOURS = """
+MATCH (s:Entity {ns: $ns, key: $key})<-[:SUBJECT]-(f:Fact)
+WHERE f.retracted_at IS NULL
+RETURN s.name AS name, f.predicate AS predicate, f.object AS object LIMIT 200
+"""
+GQL_TWO_HOPS = """query($ns: String!, $s: String!) {
+  traverse(namespace: $ns, from: $s, depth: 2) { nodes { name } edges { fromId toId } } }"""
+RAW_TWO_HOPS = """
+MATCH (s:Entity {ns: $ns, key: $key})-[r1]-(a)
+WHERE r1.fact_id IS NOT NULL AND r1.status = 'active'
+OPTIONAL MATCH (a)-[r2]-(b)
+WHERE r2.fact_id IS NOT NULL AND r2.status = 'active' AND r2 <> r1
+RETURN a.name AS a, b.name AS b LIMIT 200
+"""
+GQL_PROVENANCE = """query($ns: String!, $id: ID!) {
+  provenance(namespace: $ns, factId: $id) { fact { text } evidence { id content } } }"""
+RAW_PROVENANCE = """
+MATCH (f:Fact {ns: $ns, id: $id})
+OPTIONAL MATCH (f)-[:EVIDENCED_BY]->(e:Episode)
+RETURN f.text AS text, collect(e {.id, .content}) AS evidence
+"""
 GQL_LOOKUP = """query($ns: String!, $s: String!, $p: String!) {
   facts(namespace: $ns, where: {subject: $s, predicate: $p}, first: 50) {
     nodes { id subject predicate object confidence status recordedAt } } }"""
@@ -128,10 +169,26 @@ async def bench(args: argparse.Namespace) -> None:
                                                            "rows": raw_rows(raw[i:i + args.batch])})
             raw_rate = len(raw) / (time.perf_counter() - began)
 
-            facts = [{"subject": f"person {i}", "predicate": "likes", "object": f"thing {j}"}
-                     for i in range(100) for j in range(3)]
-            await gql("""mutation($ns: String!, $f: [FactInput!]!) {
-                assertFacts(namespace: $ns, facts: $f) { outcome } }""", ns=ns_api, f=facts)
+            # Facts: people liking things, each evidenced by an episode (for provenance).
+            facts = [{"subject": f"person {i % 100}", "predicate": "likes",
+                      "object": f"thing {i % 37}", "evidence": [f"api-{i}"]}
+                     for i in range(min(args.facts, args.episodes))]
+            began = time.perf_counter()
+            for i in range(0, len(facts), args.batch):
+                await gql(GQL_FACTS, ns=ns_api, f=facts[i:i + args.batch])
+            facts_rate = len(facts) / (time.perf_counter() - began)
+            raw_facts = [{"s": f"person {i % 100}", "o": f"thing {i % 37}", "ev": f"raw-{i}",
+                          "t": f"person {i % 100} likes thing {i % 37}"}
+                         for i in range(min(args.facts, args.episodes))]
+            began = time.perf_counter()
+            for i in range(0, len(raw_facts), args.batch):
+                await db.driver.execute_query(RAW_FACTS, {"ns": ns_raw,
+                                                          "rows": raw_facts[i:i + args.batch]})
+            raw_facts_rate = len(raw_facts) / (time.perf_counter() - began)
+            fact_ids = [row["id"] for row in (await db.driver.execute_query(
+                "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_api}))[0]]
+            raw_fact_ids = [row["id"] for row in (await db.driver.execute_query(
+                "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_raw}))[0]]
             counter = iter(range(10**9))
 
             async def api_lookup() -> None:
@@ -147,6 +204,31 @@ async def bench(args: argparse.Namespace) -> None:
             await timed(raw_lookup, 30)  # warm both
             api_samples = await timed(api_lookup, args.lookups)
             raw_samples = await timed(raw_lookup, args.lookups)
+            people = iter(range(10**9))
+            reads = {}
+            for label, api_doc, raw_doc, arg in (
+                    ("entity neighbourhood", GQL_NEIGHBOURS, RAW_NEIGHBOURS, "person"),
+                    ("2-hop traversal", GQL_TWO_HOPS, RAW_TWO_HOPS, "person"),
+                    ("provenance", GQL_PROVENANCE, RAW_PROVENANCE, "fact")):
+                async def api_read(doc: str = api_doc, arg: str = arg) -> None:
+                    n = next(people)
+                    if arg == "fact":
+                        await gql(doc, ns=ns_api, id=fact_ids[n % len(fact_ids)])
+                    else:
+                        await gql(doc, ns=ns_api, s=f"person {n % 100}")
+
+                async def raw_read(doc: str = raw_doc, arg: str = arg) -> None:
+                    n = next(people)
+                    params = {"ns": ns_raw, "id": raw_fact_ids[n % len(raw_fact_ids)]} \
+                        if arg == "fact" else {"ns": ns_raw, "key": f"person {n % 100}"}
+                    records, _, _ = await db.driver.execute_query(doc, params, routing_="r")
+                    assert records
+
+                await timed(api_read, 20)
+                await timed(raw_read, 20)
+                reads[label] = (await timed(api_read, args.lookups),
+                                await timed(raw_read, args.lookups))
+            rss_mb = _rss_mb()
 
             # Retrieval: everything embedded first, so every retriever has its full input.
             embedder = embeddings.LocalEmbedder()
@@ -189,6 +271,14 @@ async def bench(args: argparse.Namespace) -> None:
         print(f"{label:<34}{api_ms:>14.2f}{raw_ms:>14.2f}{api_ms / raw_ms:>8.2f}x")
     print(f"{'fact lookup mean (ms)':<34}{statistics.mean(api_samples) * 1000:>14.2f}"
           f"{statistics.mean(raw_samples) * 1000:>14.2f}")
+    print(f"{'assertFacts (facts/s)':<34}{facts_rate:>14.0f}{raw_facts_rate:>14.0f}"
+          f"{facts_rate / raw_facts_rate:>8.2f}x")
+    for label, (api_read_samples, raw_read_samples) in reads.items():
+        for tag, q in (("p50", 0.5), ("p95", 0.95)):
+            api_ms, raw_ms = pct(api_read_samples, q), pct(raw_read_samples, q)
+            print(f"{label + ' ' + tag + ' (ms)':<34}{api_ms:>14.2f}{raw_ms:>14.2f}"
+                  f"{api_ms / raw_ms:>8.2f}x")
+    print(f"{'service process RSS (MB)':<34}{rss_mb:>14.0f}")
     print(f"\nretrieval over {args.episodes} episodes, {args.searches} queries each; baseline: "
           "one raw vector-index query through the driver (query vector precomputed)\n")
     for name, samples in (("search", search_samples), ("recall", recall_samples)):
@@ -200,6 +290,15 @@ async def bench(args: argparse.Namespace) -> None:
           "per-kind queries run concurrently, so they overlap)")
     for statement, seconds in sorted(search_profile.items(), key=lambda kv: -kv[1])[:8]:
         print(f"  {statement:<32}{seconds / args.searches * 1000:>8.2f}")
+
+
+def _rss_mb() -> float:
+    """Resident memory of this process, which hosts the whole service (app, driver, the
+    local embedding model)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def _statement_seconds() -> dict[str, float]:
@@ -234,6 +333,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=5000)
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--lookups", type=int, default=300)
+    parser.add_argument("--facts", type=int, default=2000)
     parser.add_argument("--searches", type=int, default=200)
     asyncio.run(bench(parser.parse_args()))
 

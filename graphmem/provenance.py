@@ -85,18 +85,21 @@ async def evidence_of(db: Database, ns: Namespace, fact_ids: list[str]) -> list[
                       lambda row: Evidence(Episode.from_row(row["episode"]), row["quote"]))
 
 
+FACTS_PER_ENTITY = 200  # an entity's current facts read at once (newest first)
+
+
 async def facts_of_episodes(db: Database, ns: Namespace,
                             episode_ids: list[str]) -> list[list[Fact]]:
     rows = await db.read("facts/of_episodes", ns=ns, episode_ids=episode_ids)
     return group_rows(rows, episode_ids, "episode_id", lambda row: Fact.from_row(row["fact"]))
 
 
-async def facts_about(db: Database, ns: Namespace,
-                      entity_ids: list[str]) -> list[tuple[list[Fact], list[Fact]]]:
+async def facts_about(db: Database, ns: Namespace, entity_ids: list[str],
+                      per_entity: int = FACTS_PER_ENTITY) -> list[tuple[list[Fact], list[Fact]]]:
     """(facts where the entity is subject, facts where it is object) per entity: those
-    believed now and valid now."""
+    believed now and valid now, the most recent ``per_entity`` of each."""
     rows = await db.read("facts/about_entities", ns=ns, entity_ids=entity_ids,
-                         now=datetime.now(UTC))
+                         now=datetime.now(UTC), per_entity=per_entity)
     outgoing: dict[str, list[Fact]] = defaultdict(list)
     incoming: dict[str, list[Fact]] = defaultdict(list)
     for row in rows:

@@ -31,6 +31,7 @@ from graphmem.temporal import TimeRange, find_time_range
 
 MIN_BUDGET, MAX_BUDGET = 50, 16_000
 MAX_NGRAM = 4
+RECALL_PER_ENTITY = 50  # the newest current facts per named entity; the budget trims further
 _DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|word for word|"
                      r"quote|when did|remember when|told you|mentioned|last time|details?)\b",
                      re.IGNORECASE)
@@ -185,7 +186,8 @@ async def _facts_about(db: Database, ns: Namespace, linked: dict[Entity, int],
             found[entity.id] = cached
     missing = [e for e in linked if e.id not in found]
     if missing:
-        fresh = await provenance.facts_about(db, ns, [e.id for e in missing])
+        fresh = await provenance.facts_about(db, ns, [e.id for e in missing],
+                                             per_entity=RECALL_PER_ENTITY)
         for entity, pair in zip(missing, fresh, strict=True):
             found[entity.id] = pair
             if cache:

@@ -156,6 +156,7 @@ _INDEXED = {Kind.EPISODE: ("search/episodes", (("content", 2), ("context", 1))),
             Kind.ENTITY: ("search/entities", (("name", 1),))}
 _VECTOR = {Kind.EPISODE: "search/episodes_vector", Kind.FACT: "search/facts_vector",
            Kind.SUMMARY: "search/summaries_vector", Kind.ENTITY: "search/entities_vector"}
+EXPANSION_PER_ENTITY = 20
 VECTOR_OVERFETCH = 10  # the vector index spans namespaces: fetch more, keep this one's
 
 
@@ -200,7 +201,9 @@ async def _expand(db: Database, ns: Namespace, query: SearchQuery,
                                                 row["fact_id"]))
     entity_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.ENTITY}
     if Kind.FACT in query.kinds and entity_ranks:
-        about = await provenance.facts_about(db, ns, sorted(entity_ranks))
+        # An entity hit votes for its newest facts: a hub must not flood the fusion.
+        about = await provenance.facts_about(db, ns, sorted(entity_ranks),
+                                             per_entity=EXPANSION_PER_ENTITY)
         for entity_id, (outgoing, incoming) in zip(sorted(entity_ranks), about, strict=True):
             for fact in outgoing + incoming:
                 vote(Kind.FACT, fact.id, Match("graph", entity_ranks[entity_id], entity_id))

@@ -1,9 +1,13 @@
-// Facts believed and valid now where each entity is subject or object (DataLoader for
-// Entity.facts*).
+// Facts believed and valid now where each entity is subject or object, the most recent
+// $per_entity of each (DataLoader for Entity.facts*, search's graph expansion, recall): a hub
+// entity with thousands of facts costs no more than any other.
 UNWIND $entity_ids AS entity_id
-MATCH (e:Entity {ns: $ns, id: entity_id})<-[role:SUBJECT|OBJECT]-(f:Fact {ns: $ns})
-WHERE f.retracted_at IS NULL
-  AND (f.valid_from IS NULL OR f.valid_from <= $now) AND (f.valid_to IS NULL OR f.valid_to > $now)
+CALL (entity_id) {
+  MATCH (e:Entity {ns: $ns, id: entity_id})<-[role:SUBJECT|OBJECT]-(f:Fact {ns: $ns})
+  WHERE f.retracted_at IS NULL
+    AND (f.valid_from IS NULL OR f.valid_from <= $now) AND (f.valid_to IS NULL OR f.valid_to > $now)
+  RETURN role, f
+  ORDER BY f.recorded_at DESC
+  LIMIT $per_entity
+}
 RETURN entity_id, type(role) AS role, f {.*, embedding: null} AS fact
-ORDER BY f.recorded_at DESC
-LIMIT 100000

@@ -17,8 +17,10 @@ WHERE r.fact_id IS NOT NULL
                              AND (r.valid_to IS NULL OR r.valid_to > $valid_at)))
   AND NOT r.fact_id IN $seen_facts
 WITH DISTINCT r, m
+// Cut to the limit on the edges themselves (most recently true first), before reading any
+// statement node: a hub's thousands of edges cost a sort, not thousands of lookups.
+ORDER BY r.valid_from DESC, r.fact_id
+LIMIT $limit
 MATCH (fact:Fact {ns: $ns, id: r.fact_id})
 RETURN fact {.*, embedding: null} AS fact, startNode(r).id AS from_id, endNode(r).id AS to_id,
        m {.id, .name, .type, .datatype, .key, entity: m:Entity} AS neighbour
-ORDER BY fact.recorded_at DESC, fact.id
-LIMIT $limit

@@ -37,11 +37,13 @@ class Entity:
         outgoing, incoming = await loader.load(str(self.id))
         return [Fact.of(f) for f in outgoing], [Fact.of(f) for f in incoming]
 
-    @strawberry.field(description="Current facts with this entity as subject.")
+    @strawberry.field(description="Current facts with this entity as subject (the newest "
+                                  "200; `facts(where: {subject})` pages through all).")
     async def facts_out(self, info: Info) -> list[Fact]:
         return (await self._facts(info))[0]
 
-    @strawberry.field(description="Current facts with this entity as object.")
+    @strawberry.field(description="Current facts with this entity as object (the newest "
+                                  "200).")
     async def facts_in(self, info: Info) -> list[Fact]:
         return (await self._facts(info))[1]
 
