@@ -156,6 +156,7 @@ _INDEXED = {Kind.EPISODE: ("search/episodes", (("content", 2), ("context", 1))),
             Kind.ENTITY: ("search/entities", (("name", 1),))}
 _VECTOR = {Kind.EPISODE: "search/episodes_vector", Kind.FACT: "search/facts_vector",
            Kind.SUMMARY: "search/summaries_vector", Kind.ENTITY: "search/entities_vector"}
+EXPANDED_ENTITIES = 5
 EXPANSION_PER_ENTITY = 20
 VECTOR_OVERFETCH = 10  # the vector index spans namespaces: fetch more, keep this one's
 
@@ -199,7 +200,10 @@ async def _expand(db: Database, ns: Namespace, query: SearchQuery,
         for row in rows:
             vote(Kind.EPISODE, row["id"], Match("graph", fact_ranks[row["fact_id"]],
                                                 row["fact_id"]))
-    entity_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.ENTITY}
+    # The best-ranked entity hits vote for their newest facts (a long tail of weak entity
+    # matches would cost a graph read each and add only noise).
+    entity_ranks = dict(sorted(((i, r) for (kind, i), r in best.items() if kind is Kind.ENTITY),
+                               key=lambda item: item[1])[:EXPANDED_ENTITIES])
     if Kind.FACT in query.kinds and entity_ranks:
         # An entity hit votes for its newest facts: a hub must not flood the fusion.
         about = await provenance.facts_about(db, ns, sorted(entity_ranks),
