@@ -29,14 +29,10 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from graphmem.config import Settings
-from graphmem.errors import ConfigError, GraphmemError
+from graphmem.errors import ConfigError, DecryptionFailed
 
 PREFIX = "enc:v1:"
 _KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-class DecryptionFailed(GraphmemError):
-    code = "DECRYPTION_FAILED"
 
 
 @dataclass(frozen=True)

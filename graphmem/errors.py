@@ -9,8 +9,12 @@ GraphmemError
 ├── NotFound               a referenced id does not exist in the namespace
 ├── DuplicateConflict      an idempotency key was reused with different content
 ├── ConcurrentChange       another write changed what this one read (retryable)
+│   └── LeaseLost          a pipeline job was taken over; its result is discarded
 ├── Unauthenticated        no or unknown API key
-└── Forbidden              the key is not granted the namespace
+├── Forbidden              the key is not granted the namespace
+├── DecryptionFailed       encrypted content without the key that sealed it
+└── LLMError               the LLM endpoint failed or answered unusably (retryable)
+    └── LLMRefused         the model refused (the same input would be refused again)
 
 Each carries a stable ``code`` that the GraphQL layer puts in ``extensions.code``.
 """
@@ -70,3 +74,24 @@ class Unauthenticated(GraphmemError):
 
 class Forbidden(GraphmemError):
     code = "FORBIDDEN"
+
+
+class LeaseLost(ConcurrentChange):
+    """Another worker took the job over (this one was too slow): its results are discarded."""
+
+    code = "LEASE_LOST"
+
+
+class DecryptionFailed(GraphmemError):
+    code = "DECRYPTION_FAILED"
+
+
+class LLMError(GraphmemError):
+    """Messages carry no prompt or completion text (they end up in job records and logs)."""
+
+    code = "LLM_ERROR"
+    retryable = True
+
+
+class LLMRefused(LLMError):
+    retryable = False

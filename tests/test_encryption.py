@@ -13,8 +13,8 @@ import pytest
 from graphmem import encryption
 from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
-from graphmem.encryption import DecryptionFailed, Keyring
-from graphmem.errors import ConfigError
+from graphmem.encryption import Keyring
+from graphmem.errors import ConfigError, DecryptionFailed
 from graphmem.key_rotation import rotate
 from graphmem.namespaces import Namespace
 from tests.api.test_episodes import RECORD, ep

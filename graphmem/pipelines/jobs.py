@@ -20,7 +20,7 @@ from typing import Any
 
 from graphmem.config import Settings
 from graphmem.db import Database, Row, Tx, group_rows
-from graphmem.errors import ConcurrentChange, InvalidInput, NotFound
+from graphmem.errors import InvalidInput, LeaseLost, NotFound
 from graphmem.facts_model import Fact
 from graphmem.namespaces import Namespace
 from graphmem.pagination import Page, after_time_cursor, time_cursor
@@ -247,7 +247,3 @@ async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Job]:
 async def produced_facts(db: Database, ns: Namespace, ids: list[str]) -> list[list[Fact]]:
     rows = await db.read("jobs/produced", ns=ns, ids=ids)
     return group_rows(rows, ids, "job_id", lambda row: Fact.from_row(row["fact"]))
-
-
-class LeaseLost(ConcurrentChange):
-    """Another worker took the job over (this one was too slow): its results are discarded."""

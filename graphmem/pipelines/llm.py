@@ -22,22 +22,11 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from graphmem.config import Settings
-from graphmem.errors import GraphmemError
+from graphmem.errors import LLMError, LLMRefused
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 MODES = ("json_schema", "json_object", "prompt")
-
-
-class LLMError(GraphmemError):
-    """The endpoint failed or answered unusably. ``retryable``: worth another attempt."""
-
-    code = "LLM_ERROR"
-    retryable = True
-
-
-class LLMRefused(LLMError):
-    retryable = False  # the same input would be refused again
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ import uuid
 from graphmem import metrics, retention
 from graphmem.config import Settings
 from graphmem.db import Database
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, LeaseLost, LLMError
 from graphmem.pipelines import extraction, jobs, summarising
-from graphmem.pipelines.llm import LLM, LLMError
+from graphmem.pipelines.llm import LLM
 from graphmem.timeutil import to_native
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ class Worker:
         heartbeat = asyncio.create_task(self._keep_lease(claim))
         try:
             done = await self._run(claim)
-        except jobs.LeaseLost:
+        except LeaseLost:
             metrics.JOBS.labels(kind, "lease_lost").inc()
             log.warning("job %s was taken over by another worker; result discarded",
                         claim.job.id)
@@ -131,7 +131,7 @@ class Worker:
 def _describe(exc: BaseException) -> str:
     """What a job record and a log line may say: our own messages, else only the type
     (a driver or library message could quote memory content)."""
-    if isinstance(exc, GraphmemError | LLMError):
+    if isinstance(exc, GraphmemError):
         return f"{exc.code}: {exc.message}"
     return type(exc).__name__
 

@@ -9,7 +9,7 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.db import Database
-from graphmem.errors import InvalidInput
+from graphmem.errors import InvalidInput, LeaseLost
 from graphmem.namespaces import Namespace
 from graphmem.pipelines import jobs
 from graphmem.pipelines.jobs import JobKind, JobState
@@ -119,7 +119,7 @@ async def test_a_lost_lease_discards_the_slow_workers_result(db: Database, ns: s
             return await jobs.finish(tx, claim, {"summaries": 0}, [], [])
         return await db.transaction(work)
 
-    with pytest.raises(jobs.LeaseLost):
+    with pytest.raises(LeaseLost):
         await finish(slow)
     assert (await finish(fast)).state is JobState.DONE
     assert await jobs.fail(db, slow, "late", _settings()) is None  # not the holder any more
