@@ -37,6 +37,7 @@ os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
 import httpx  # noqa: E402
+from common import delete_namespaces  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem import embeddings, logs  # noqa: E402
 from graphmem.app import create_app  # noqa: E402
@@ -111,11 +112,7 @@ async def graphmem_side(work: dict[str, Any], batch: int) -> dict[str, float]:
                 began = time.perf_counter()
                 await gql(SEARCH, ns=ns, q=query)
                 samples.append((time.perf_counter() - began) * 1000)
-    async with db.driver.session() as session:
-        result = await session.run("MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } "
-                                   "IN TRANSACTIONS OF 2000 ROWS", {"ns": ns})
-        await result.consume()
-        await (await session.run("MATCH (k:ApiKey {name: 'bench-graphiti'}) DELETE k")).consume()
+    await delete_namespaces(db, [ns], key_name="bench-graphiti")
     await db.close()
     server.stop()
     timed_facts = len(facts) - batch

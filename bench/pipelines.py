@@ -30,6 +30,8 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
+from common import delete_namespaces  # noqa: E402  (bench/ is the script's directory)
+
 from graphmem import episodes, logs, migrations  # noqa: E402
 from graphmem.config import Settings, get_settings  # noqa: E402
 from graphmem.db import Database, connect  # noqa: E402
@@ -93,19 +95,10 @@ async def run(db: Database, settings: Settings, args: argparse.Namespace,
     for ns in users:
         page = await jobs.page(db, ns, None, 200, None)
         made += sum(j.stats.get("facts", 0) for _, j in page.items)
-    await cleanup(db, users)
+    await delete_namespaces(db, list(users))
     print(f"{label:<28} {ran:>6} {ran / seconds:>10.1f} {args.episodes / seconds:>12.1f} "
           f"{made / seconds:>9.1f}")
     return {"jobs": ran, "seconds": seconds}
-
-
-async def cleanup(db: Database, namespaces: list[Namespace]) -> None:
-    async with db.driver.session() as session:
-        for ns in namespaces:
-            result = await session.run(
-                "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS",
-                {"ns": ns})
-            await result.consume()
 
 
 async def bench(args: argparse.Namespace) -> None:

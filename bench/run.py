@@ -33,12 +33,13 @@ os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")  # measure the serv
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")  # no pipeline worker polling beside the runs
 
 import httpx  # noqa: E402
+from common import delete_namespaces  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem import embeddings, metrics  # noqa: E402
 from graphmem.app import create_app  # noqa: E402
 from graphmem.auth import create_key  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
-from graphmem.db import Database, connect  # noqa: E402
+from graphmem.db import connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 
 RAW_INGEST = """
@@ -258,7 +259,7 @@ async def bench(args: argparse.Namespace) -> None:
             recall_samples = await timed(api_recall, args.searches)
             vector_samples = await timed(raw_vector, args.searches)
 
-        await cleanup(db, [ns_api, ns_raw])
+        await delete_namespaces(db, [ns_api, ns_raw], key_name="bench")
     await db.close()
 
     print(f"\ngraphmem bench — {args.episodes} episodes in batches of {args.batch}, "
@@ -313,17 +314,6 @@ def _statement_seconds() -> dict[str, float]:
 
 def _minus(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
     return {k: v - before.get(k, 0.0) for k, v in after.items() if v - before.get(k, 0.0) > 0}
-
-
-async def cleanup(db: Database, namespaces: list[str]) -> None:
-    async with db.driver.session() as session:
-        for ns in namespaces:
-            result = await session.run(
-                "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS",
-                {"ns": ns})
-            await result.consume()
-        result = await session.run("MATCH (k:ApiKey {name: 'bench'}) DELETE k")
-        await result.consume()
 
 
 def main() -> None:

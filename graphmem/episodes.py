@@ -168,9 +168,8 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
     } if keys else {}
     now = datetime.now(UTC)
     fresh: dict[str, tuple[NewEpisode, str]] = {}  # external_id -> (episode, hash) in this batch
-    to_create: list[tuple[int, NewEpisode]] = []
+    to_create: list[tuple[int, NewEpisode, str]] = []  # (position, episode, hash)
     for position, episode in enumerate(batch):
-        digest = episode.content_hash()
         key = episode.external_id
         if key is not None and key in stored:
             known = stored[key]
@@ -182,6 +181,7 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
                     external_id=key, index=position,
                 )
             continue
+        digest = episode.content_hash()
         if key is not None and key in fresh:
             if fresh[key][1] != digest:
                 raise DuplicateConflict(
@@ -191,9 +191,9 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
             continue
         if key is not None:
             fresh[key] = (episode, digest)
-        to_create.append((position, episode))
+        to_create.append((position, episode, digest))
 
-    rows = await _rows_with_seq(tx, ns, [e for _, e in to_create], now)
+    rows = await _rows_with_seq(tx, ns, [(e, digest) for _, e, digest in to_create], now)
     if rows:
         await tx.run("episodes/create", ns=ns, episodes=rows)
         sessions = earliest_per_session(rows)
@@ -202,8 +202,8 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
         if triggers is not None:
             await enqueue_after_record(tx, ns, rows, triggers, now)
 
-    created = {pos: Episode.from_row({**row, "ns": ns}) for (pos, _), row in zip(to_create, rows,
-                                                                                  strict=True)}
+    created = {pos: Episode.from_row({**row, "ns": ns})
+               for (pos, _, _), row in zip(to_create, rows, strict=True)}
     by_key = {e.external_id: e for e in created.values() if e.external_id is not None}
     result = [
         created.get(pos) or stored.get(ep.external_id or "") or by_key[ep.external_id or ""]
@@ -212,11 +212,11 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
     return RecordResult(result, created=len(created), duplicates=len(batch) - len(created))
 
 
-async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[NewEpisode],
+async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode, str]],
                          now: datetime) -> list[Row]:
     counts: dict[str, int] = defaultdict(int)
     tokens: dict[str, int] = defaultdict(int)  # estimated, for the summary trigger
-    for episode in episodes:
+    for episode, _ in episodes:
         if episode.session_id is not None:
             counts[episode.session_id] += 1
             tokens[episode.session_id] += len(episode.content) // 4 + 1
@@ -229,7 +229,7 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[NewEpisode],
         )
         bases = {row["session_id"]: row["base"] for row in reserved}
     rows = []
-    for episode in episodes:
+    for episode, digest in episodes:
         seq = 0
         if episode.session_id is not None:
             bases[episode.session_id] += 1
@@ -248,7 +248,7 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[NewEpisode],
             "sensitivity": episode.sensitivity.value,
             "metadata": encryption.seal(
                 json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
-            "content_hash": episode.content_hash(),
+            "content_hash": digest,
         })
     return rows
 
