@@ -32,9 +32,11 @@ class Settings(BaseSettings):
     neo4j_password: SecretStr | None = None
     neo4j_database: str = "neo4j"
     neo4j_connect_timeout_s: float = Field(60.0, gt=0)
-    # How long one write keeps retrying through transient errors (a leader change, a restart)
-    # before the client gets a retryable DATABASE_UNAVAILABLE instead of a hanging request.
-    neo4j_max_retry_s: float = Field(10.0, ge=0)
+    # How long one write keeps retrying through transient errors (lock contention between
+    # writers to one entity, a leader change, a restart) before the client gets a retryable
+    # DATABASE_UNAVAILABLE. Contended writes need the time: 20 clients writing one entity at
+    # once all succeed at 30 s (the driver's default), not all at 10 s on a loaded machine.
+    neo4j_max_retry_s: float = Field(30.0, ge=0)
 
     # The local Neo4j server (ignored when neo4j_uri is set).
     local_bolt_port: int = Field(7687, ge=1, le=65535)

@@ -27,7 +27,7 @@ from neo4j.exceptions import (
 from graphmem import metrics
 from graphmem.config import Settings
 from graphmem.cypher import statement
-from graphmem.errors import ConfigError, DatabaseUnavailable
+from graphmem.errors import ConcurrentChange, ConfigError, DatabaseUnavailable, GraphmemError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -83,7 +83,7 @@ class Database:
             async with self.driver.session(database=self.name) as session:
                 return await session.execute_write(unit)
         except UNAVAILABLE as exc:
-            raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
+            raise self._retryable(exc) from exc
 
     async def run_schema(self, text: str, **params: Any) -> None:
         """Schema statements (constraints, indexes) cannot share a transaction with data."""
@@ -105,8 +105,15 @@ class Database:
                     statement(name), params, database_=self.name, routing_=mode
                 )
         except UNAVAILABLE as exc:
-            raise DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable") from exc
+            raise self._retryable(exc) from exc
         return [record.data() for record in records]
+
+    def _retryable(self, exc: Exception) -> GraphmemError:
+        """What the client is told once the driver's own retries ran out: other writers held
+        what this one needed (a deadlock, a lock wait), or Neo4j was away."""
+        if isinstance(exc, TransientError) and ".Transaction." in (exc.code or ""):
+            return ConcurrentChange("concurrent writes held what this one needed; retry")
+        return DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable")
 
     async def close(self) -> None:
         await self.driver.close()
