@@ -36,12 +36,9 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27476")
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
-import httpx  # noqa: E402
-from common import delete_namespaces  # noqa: E402  (bench/ is the script's directory)
+from common import delete_namespaces, serving  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem import embeddings, logs  # noqa: E402
-from graphmem.app import create_app  # noqa: E402
-from graphmem.auth import create_key  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
 from graphmem.db import connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
@@ -81,37 +78,25 @@ async def graphmem_side(work: dict[str, Any], batch: int) -> dict[str, float]:
     shutil.rmtree(server.home / "data", ignore_errors=True)
     server.start()
     db = await connect(settings)
-    app = create_app(settings)
     ns = f"bench/graphiti-{uuid.uuid4().hex[:8]}"
-    async with app.router.lifespan_context(app):
-        while not app.state.runtime.ready:
-            await asyncio.sleep(0.1)
-        token = await create_key(db, "bench-graphiti", grants=["bench/*"], admin=False)
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench",
-                                     headers={"Authorization": f"Bearer {token}"}) as http:
-            async def gql(query: str, **variables: Any) -> None:
-                body = (await http.post("/graphql", json={"query": query,
-                                                          "variables": variables})).json()
-                assert not body.get("errors"), body["errors"]
-
-            facts = [{k: f[k] for k in ("subject", "predicate", "object")}
-                     for f in work["facts"]]
-            await gql(ASSERT, ns=ns, facts=facts[:batch])  # warm-up batch, not timed
-            await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 512)
+    async with serving(settings, db, "bench-graphiti") as gql:
+        facts = [{k: f[k] for k in ("subject", "predicate", "object")}
+                 for f in work["facts"]]
+        await gql(ASSERT, ns=ns, facts=facts[:batch])  # warm-up batch, not timed
+        await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 512)
+        began = time.perf_counter()
+        for i in range(batch, len(facts), batch):
+            await gql(ASSERT, ns=ns, facts=facts[i:i + batch])
+        written = time.perf_counter() - began
+        await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 512)
+        searchable = time.perf_counter() - began
+        for query in work["queries"][:10]:
+            await gql(SEARCH, ns=ns, q=query)
+        samples = []
+        for query in work["queries"]:
             began = time.perf_counter()
-            for i in range(batch, len(facts), batch):
-                await gql(ASSERT, ns=ns, facts=facts[i:i + batch])
-            written = time.perf_counter() - began
-            await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 512)
-            searchable = time.perf_counter() - began
-            for query in work["queries"][:10]:
-                await gql(SEARCH, ns=ns, q=query)
-            samples = []
-            for query in work["queries"]:
-                began = time.perf_counter()
-                await gql(SEARCH, ns=ns, q=query)
-                samples.append((time.perf_counter() - began) * 1000)
+            await gql(SEARCH, ns=ns, q=query)
+            samples.append((time.perf_counter() - began) * 1000)
     await delete_namespaces(db, [ns], key_name="bench-graphiti")
     await db.close()
     server.stop()

@@ -32,12 +32,9 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")  # measure the service, not it
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")  # no pipeline worker polling beside the runs
 
-import httpx  # noqa: E402
-from common import delete_namespaces  # noqa: E402  (bench/ is the script's directory)
+from common import delete_namespaces, serving  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem import embeddings, metrics  # noqa: E402
-from graphmem.app import create_app  # noqa: E402
-from graphmem.auth import create_key  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
 from graphmem.db import connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
@@ -140,124 +137,110 @@ async def bench(args: argparse.Namespace) -> None:
     settings = get_settings()
     LocalNeo4j.from_settings(settings).start()
     db = await connect(settings)
-    app = create_app(settings)
     ns_api, ns_raw = f"bench/{uuid.uuid4().hex[:8]}", f"bench/{uuid.uuid4().hex[:8]}-raw"
-    async with app.router.lifespan_context(app):
-        while not app.state.runtime.ready:
-            await asyncio.sleep(0.1)
-        token = await create_key(db, "bench", grants=["bench/*"], admin=False)
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench",
-                                     headers={"Authorization": f"Bearer {token}"}) as http:
+    async with serving(settings, db, "bench") as gql:
+        data = episodes(args.episodes, "api")
+        batches = [data[i:i + args.batch] for i in range(0, len(data), args.batch)]
+        began = time.perf_counter()
+        for chunk in batches:
+            await gql(GQL_RECORD, ns=ns_api, eps=chunk)
+        api_rate = len(data) / (time.perf_counter() - began)
 
-            async def gql(query: str, **variables: Any) -> dict[str, Any]:
-                body: dict[str, Any] = (await http.post(
-                    "/graphql", json={"query": query, "variables": variables})).json()
-                assert not body.get("errors"), body["errors"]
-                return body
+        raw = episodes(args.episodes, "raw")
+        began = time.perf_counter()
+        for i in range(0, len(raw), args.batch):
+            await db.driver.execute_query(RAW_INGEST, {"ns": ns_raw,
+                                                       "rows": raw_rows(raw[i:i + args.batch])})
+        raw_rate = len(raw) / (time.perf_counter() - began)
 
-            data = episodes(args.episodes, "api")
-            batches = [data[i:i + args.batch] for i in range(0, len(data), args.batch)]
-            began = time.perf_counter()
-            for chunk in batches:
-                await gql(GQL_RECORD, ns=ns_api, eps=chunk)
-            api_rate = len(data) / (time.perf_counter() - began)
-
-            raw = episodes(args.episodes, "raw")
-            began = time.perf_counter()
-            for i in range(0, len(raw), args.batch):
-                await db.driver.execute_query(RAW_INGEST, {"ns": ns_raw,
-                                                           "rows": raw_rows(raw[i:i + args.batch])})
-            raw_rate = len(raw) / (time.perf_counter() - began)
-
-            # Facts: people liking things, each evidenced by an episode (for provenance).
-            facts = [{"subject": f"person {i % 100}", "predicate": "likes",
-                      "object": f"thing {i % 37}", "evidence": [f"api-{i}"]}
+        # Facts: people liking things, each evidenced by an episode (for provenance).
+        facts = [{"subject": f"person {i % 100}", "predicate": "likes",
+                  "object": f"thing {i % 37}", "evidence": [f"api-{i}"]}
+                 for i in range(min(args.facts, args.episodes))]
+        began = time.perf_counter()
+        for i in range(0, len(facts), args.batch):
+            await gql(GQL_FACTS, ns=ns_api, f=facts[i:i + args.batch])
+        facts_rate = len(facts) / (time.perf_counter() - began)
+        raw_facts = [{"s": f"person {i % 100}", "o": f"thing {i % 37}", "ev": f"raw-{i}",
+                      "t": f"person {i % 100} likes thing {i % 37}"}
                      for i in range(min(args.facts, args.episodes))]
-            began = time.perf_counter()
-            for i in range(0, len(facts), args.batch):
-                await gql(GQL_FACTS, ns=ns_api, f=facts[i:i + args.batch])
-            facts_rate = len(facts) / (time.perf_counter() - began)
-            raw_facts = [{"s": f"person {i % 100}", "o": f"thing {i % 37}", "ev": f"raw-{i}",
-                          "t": f"person {i % 100} likes thing {i % 37}"}
-                         for i in range(min(args.facts, args.episodes))]
-            began = time.perf_counter()
-            for i in range(0, len(raw_facts), args.batch):
-                await db.driver.execute_query(RAW_FACTS, {"ns": ns_raw,
-                                                          "rows": raw_facts[i:i + args.batch]})
-            raw_facts_rate = len(raw_facts) / (time.perf_counter() - began)
-            fact_ids = [row["id"] for row in (await db.driver.execute_query(
-                "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_api}))[0]]
-            raw_fact_ids = [row["id"] for row in (await db.driver.execute_query(
-                "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_raw}))[0]]
-            counter = iter(range(10**9))
+        began = time.perf_counter()
+        for i in range(0, len(raw_facts), args.batch):
+            await db.driver.execute_query(RAW_FACTS, {"ns": ns_raw,
+                                                      "rows": raw_facts[i:i + args.batch]})
+        raw_facts_rate = len(raw_facts) / (time.perf_counter() - began)
+        fact_ids = [row["id"] for row in (await db.driver.execute_query(
+            "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_api}))[0]]
+        raw_fact_ids = [row["id"] for row in (await db.driver.execute_query(
+            "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_raw}))[0]]
+        counter = iter(range(10**9))
 
-            async def api_lookup() -> None:
-                await gql(GQL_LOOKUP, ns=ns_api, s=f"person {next(counter) % 100}", p="likes")
+        async def api_lookup() -> None:
+            await gql(GQL_LOOKUP, ns=ns_api, s=f"person {next(counter) % 100}", p="likes")
 
-            async def raw_lookup() -> None:
-                records, _, _ = await db.driver.execute_query(
-                    RAW_LOOKUP, {"ns": ns_api, "key": f"person {next(counter) % 100}",
-                                 "predicate": "likes"}, routing_="r")
+        async def raw_lookup() -> None:
+            records, _, _ = await db.driver.execute_query(
+                RAW_LOOKUP, {"ns": ns_api, "key": f"person {next(counter) % 100}",
+                             "predicate": "likes"}, routing_="r")
+            assert records
+
+        await timed(api_lookup, 30)
+        await timed(raw_lookup, 30)  # warm both
+        api_samples = await timed(api_lookup, args.lookups)
+        raw_samples = await timed(raw_lookup, args.lookups)
+        people = iter(range(10**9))
+        reads = {}
+        for label, api_doc, raw_doc, arg in (
+                ("entity neighbourhood", GQL_NEIGHBOURS, RAW_NEIGHBOURS, "person"),
+                ("2-hop traversal", GQL_TWO_HOPS, RAW_TWO_HOPS, "person"),
+                ("provenance", GQL_PROVENANCE, RAW_PROVENANCE, "fact")):
+            async def api_read(doc: str = api_doc, arg: str = arg) -> None:
+                n = next(people)
+                if arg == "fact":
+                    await gql(doc, ns=ns_api, id=fact_ids[n % len(fact_ids)])
+                else:
+                    await gql(doc, ns=ns_api, s=f"person {n % 100}")
+
+            async def raw_read(doc: str = raw_doc, arg: str = arg) -> None:
+                n = next(people)
+                params = {"ns": ns_raw, "id": raw_fact_ids[n % len(raw_fact_ids)]} \
+                    if arg == "fact" else {"ns": ns_raw, "key": f"person {n % 100}"}
+                records, _, _ = await db.driver.execute_query(doc, params, routing_="r")
                 assert records
 
-            await timed(api_lookup, 30)
-            await timed(raw_lookup, 30)  # warm both
-            api_samples = await timed(api_lookup, args.lookups)
-            raw_samples = await timed(raw_lookup, args.lookups)
-            people = iter(range(10**9))
-            reads = {}
-            for label, api_doc, raw_doc, arg in (
-                    ("entity neighbourhood", GQL_NEIGHBOURS, RAW_NEIGHBOURS, "person"),
-                    ("2-hop traversal", GQL_TWO_HOPS, RAW_TWO_HOPS, "person"),
-                    ("provenance", GQL_PROVENANCE, RAW_PROVENANCE, "fact")):
-                async def api_read(doc: str = api_doc, arg: str = arg) -> None:
-                    n = next(people)
-                    if arg == "fact":
-                        await gql(doc, ns=ns_api, id=fact_ids[n % len(fact_ids)])
-                    else:
-                        await gql(doc, ns=ns_api, s=f"person {n % 100}")
+            await timed(api_read, 20)
+            await timed(raw_read, 20)
+            reads[label] = (await timed(api_read, args.lookups),
+                            await timed(raw_read, args.lookups))
+        rss_mb = _rss_mb()
 
-                async def raw_read(doc: str = raw_doc, arg: str = arg) -> None:
-                    n = next(people)
-                    params = {"ns": ns_raw, "id": raw_fact_ids[n % len(raw_fact_ids)]} \
-                        if arg == "fact" else {"ns": ns_raw, "key": f"person {n % 100}"}
-                    records, _, _ = await db.driver.execute_query(doc, params, routing_="r")
-                    assert records
+        # Retrieval: everything embedded first, so every retriever has its full input.
+        embedder = embeddings.LocalEmbedder()
+        await embeddings.embed_all_pending(db, embedder, 512)
+        topics = iter(range(10**9))
 
-                await timed(api_read, 20)
-                await timed(raw_read, 20)
-                reads[label] = (await timed(api_read, args.lookups),
-                                await timed(raw_read, args.lookups))
-            rss_mb = _rss_mb()
+        async def api_search() -> None:
+            await gql(GQL_SEARCH, ns=ns_api, q=f"about topic {next(topics) % 97}")
 
-            # Retrieval: everything embedded first, so every retriever has its full input.
-            embedder = embeddings.LocalEmbedder()
-            await embeddings.embed_all_pending(db, embedder, 512)
-            topics = iter(range(10**9))
+        async def api_recall() -> None:
+            i = next(topics)
+            await gql(GQL_RECALL, ns=ns_api, q=f"what does person {i % 100} like, and "
+                                               f"what did I say about topic {i % 97}?")
 
-            async def api_search() -> None:
-                await gql(GQL_SEARCH, ns=ns_api, q=f"about topic {next(topics) % 97}")
+        vectors = await embedder.embed([f"about topic {t}" for t in range(97)])
 
-            async def api_recall() -> None:
-                i = next(topics)
-                await gql(GQL_RECALL, ns=ns_api, q=f"what does person {i % 100} like, and "
-                                                   f"what did I say about topic {i % 97}?")
+        async def raw_vector() -> None:
+            records, _, _ = await db.driver.execute_query(
+                RAW_VECTOR, {"v": vectors[next(topics) % 97]}, routing_="r")
+            assert records
 
-            vectors = await embedder.embed([f"about topic {t}" for t in range(97)])
-
-            async def raw_vector() -> None:
-                records, _, _ = await db.driver.execute_query(
-                    RAW_VECTOR, {"v": vectors[next(topics) % 97]}, routing_="r")
-                assert records
-
-            for work in (api_search, api_recall, raw_vector):
-                await timed(work, 20)  # warm
-            before = _statement_seconds()
-            search_samples = await timed(api_search, args.searches)
-            search_profile = _minus(_statement_seconds(), before)
-            recall_samples = await timed(api_recall, args.searches)
-            vector_samples = await timed(raw_vector, args.searches)
+        for work in (api_search, api_recall, raw_vector):
+            await timed(work, 20)  # warm
+        before = _statement_seconds()
+        search_samples = await timed(api_search, args.searches)
+        search_profile = _minus(_statement_seconds(), before)
+        recall_samples = await timed(api_recall, args.searches)
+        vector_samples = await timed(raw_vector, args.searches)
 
         await delete_namespaces(db, [ns_api, ns_raw], key_name="bench")
     await db.close()
