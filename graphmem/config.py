@@ -69,7 +69,7 @@ class Settings(BaseSettings):
     embedding_dimension: int = Field(256, ge=8, le=4096)
     embedding_base_url: str | None = None
     embedding_api_key: SecretStr | None = None
-    embedding_batch_size: int = Field(64, ge=1, le=2048)
+    embedding_batch_size: int = Field(256, ge=1, le=2048)
     embedding_timeout_s: float = Field(30.0, gt=0)
     # Nearest neighbours are always *some* neighbours: below this cosine similarity a vector
     # match is noise (calibrated for the local model: unrelated texts score 0.0-0.15).

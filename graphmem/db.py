@@ -24,7 +24,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from graphmem import metrics
+from graphmem import bolt, metrics
 from graphmem.config import Settings
 from graphmem.cypher import statement
 from graphmem.errors import ConcurrentChange, ConfigError, DatabaseUnavailable, GraphmemError
@@ -56,7 +56,7 @@ class Tx:
     async def run(self, name: str, /, **params: Any) -> list[Row]:
         self._db.round_trips += 1
         with metrics.timed(metrics.CYPHER_SECONDS, name):
-            result = await self._tx.run(statement(name), params)
+            result = await self._tx.run(statement(name), bolt.masked(params))
             return [record.data() for record in await result.fetch(1_000_000)]
 
 
@@ -88,13 +88,14 @@ class Database:
     async def run_schema(self, text: str, **params: Any) -> None:
         """Schema statements (constraints, indexes) cannot share a transaction with data."""
         self.round_trips += 1
-        await self.driver.execute_query(text, params, database_=self.name)  # type: ignore[arg-type]
+        await self.driver.execute_query(text, bolt.masked(params),  # type: ignore[arg-type]
+                                        database_=self.name)
 
     async def run_auto(self, name: str, /, **params: Any) -> None:
         """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``)."""
         self.round_trips += 1
         async with self.driver.session(database=self.name) as session:
-            result = await session.run(statement(name), params)
+            result = await session.run(statement(name), bolt.masked(params))
             await result.consume()
 
     async def _execute(self, name: str, params: dict[str, Any], mode: RoutingControl) -> list[Row]:
@@ -102,7 +103,7 @@ class Database:
         try:
             with metrics.timed(metrics.CYPHER_SECONDS, name):
                 records, _, _ = await self.driver.execute_query(
-                    statement(name), params, database_=self.name, routing_=mode
+                    statement(name), bolt.masked(params), database_=self.name, routing_=mode
                 )
         except UNAVAILABLE as exc:
             raise self._retryable(exc) from exc
@@ -135,6 +136,7 @@ def connection_target(settings: Settings) -> tuple[str, str, str]:
 def open_database(settings: Settings) -> Database:
     """Create the process's driver. It connects lazily; see ``wait_until_reachable``."""
     uri, user, password = connection_target(settings)
+    bolt.install_fast_utc()
     # Notifications are for people writing Cypher in a console, not for service logs.
     driver = AsyncGraphDatabase.driver(uri, auth=(user, password),
                                        notifications_min_severity="OFF",

@@ -46,7 +46,7 @@ class LocalEmbedder:
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         vectors = await asyncio.to_thread(_wordllama().embed, texts, norm=True)
-        return [[float(x) for x in row] for row in vectors]
+        return [row.tolist() for row in vectors]  # numpy rows to Python floats
 
 
 @cache

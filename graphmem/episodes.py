@@ -250,6 +250,19 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
                 json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
             "content_hash": digest,
         })
+    return _with_batch_context(rows)
+
+
+def _with_batch_context(rows: list[Row]) -> list[Row]:
+    """Give each new turn the one before it in the batch as its search context, so the
+    create statement indexes it once; `episodes/relink` only fills in (or corrects) turns
+    whose predecessor is already stored, instead of rewriting every new episode."""
+    previous: dict[str, Row] = {}
+    for row in sorted(rows, key=lambda r: (r["occurred_at"], r["seq"])):
+        sid = row["session_id"]
+        if sid is not None:
+            row["context"] = previous[sid]["content"] if sid in previous else None
+            previous[sid] = row
     return rows
 
 

@@ -2,16 +2,21 @@
 // ordered by (occurred_at, seq), so out-of-order batches still give one correct chain.
 // Each turn is searched together with the one before it ("Porto, next month." only makes
 // sense after "Which city are you moving to?"): `context` follows the chain, and a turn
-// whose predecessor changed is embedded again.
+// whose predecessor changed is embedded again. The hints keep the planner on the session's
+// time index (it otherwise picked the namespace index and filtered every episode of it).
 UNWIND $sessions AS sess
 CALL (sess) {
-  OPTIONAL MATCH (p:Episode {ns: $ns, session_id: sess.session_id})
+  MATCH (p:Episode {ns: $ns, session_id: sess.session_id})
+  USING INDEX p:Episode(ns, session_id, occurred_at)
   WHERE p.occurred_at < sess.earliest
-  WITH p ORDER BY p.occurred_at DESC, p.seq DESC LIMIT 1
+  WITH p.occurred_at AS at ORDER BY at DESC LIMIT 1  // index entries only, no node reads
+  MATCH (p:Episode {ns: $ns, session_id: sess.session_id, occurred_at: at})
+  WITH p ORDER BY p.seq DESC LIMIT 1
   RETURN collect(p) AS head
 }
 CALL (sess) {
   MATCH (t:Episode {ns: $ns, session_id: sess.session_id})
+  USING INDEX t:Episode(ns, session_id, occurred_at)
   WHERE t.occurred_at >= sess.earliest
   WITH t ORDER BY t.occurred_at, t.seq
   RETURN collect(t) AS tail

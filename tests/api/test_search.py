@@ -203,3 +203,18 @@ async def test_an_answer_is_found_through_the_question_before_it(gql: GraphQLCli
     rows, _, _ = await db.driver.execute_query(
         "MATCH (e:Episode {ns: $ns, external_id: 'a'}) RETURN e.context AS context", {"ns": ns})
     assert rows[0]["context"] == "Which city are you moving to?"
+
+
+async def test_interleaved_batches_give_every_turn_its_true_predecessor(
+        gql: GraphQLClient, ns: str, db: Database) -> None:
+    # A batch links its own turns before writing them; stored turns in between win.
+    await gql.ok(RECORD, ns=ns, eps=[said("a", "2026-05-01T10:00:00Z", "A"),
+                                     said("c", "2026-05-01T10:02:00Z", "C")])
+    await gql.ok(RECORD, ns=ns, eps=[said("d", "2026-05-01T10:03:00Z", "D"),
+                                     said("b", "2026-05-01T10:01:00Z", "B")])
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) OPTIONAL MATCH (e)-[:NEXT]->(n) "
+        "RETURN e.external_id AS id, e.context AS context, n.external_id AS next "
+        "ORDER BY e.occurred_at", {"ns": ns})
+    assert [(r["id"], r["context"], r["next"]) for r in rows] == [
+        ("a", None, "b"), ("b", "A", "c"), ("c", "B", "d"), ("d", "C", None)]
