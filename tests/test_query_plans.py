@@ -1,5 +1,11 @@
 """Every named statement under cypher/ is planned by Neo4j (EXPLAIN) and must not scan a
-whole label or the whole graph, except where that is the point (listed below, with why)."""
+whole label or the whole graph, except where that is the point (listed below, with why).
+
+The statements on an agent's per-turn paths must also never start from a namespace-wide
+index (``Fact(ns)``, ``Entity(ns)``…) to find one node or its neighbours: with real data
+the planner did, for OPTIONAL MATCH and for labelled nodes reached by a relationship, and
+filtered every fact of the namespace per row. They pin their index (``USING INDEX``) and
+leave reached nodes unlabelled (the relationship type implies the label)."""
 
 from __future__ import annotations
 
@@ -27,10 +33,39 @@ ALLOWED = {  # statement -> why a scan is right there
     "encryption/pending": "key rotation visits every episode on purpose",
     "system/migration_record": "a handful of Migration nodes",
 }
+PER_TURN = [
+    "entities/by_ids", "entities/by_name", "entities/link", "entities/lock",
+    "entities/neighbours", "entities/resolve", "episodes/by_ids", "episodes/create",
+    "episodes/existing", "episodes/relink", "episodes/reserve_seq", "facts/about_entities",
+    "facts/add_evidence", "facts/believed", "facts/by_ids", "facts/create", "facts/end",
+    "facts/evidence_lookup", "facts/links", "facts/provenance", "facts/supersede",
+    "facts/timeline", "conflicts/open", "traversal/hop", "search/entities",
+    "search/entities_vector", "search/episodes", "search/episodes_vector",
+    "search/expand_facts", "search/expand_neighbours", "search/facts", "search/facts_vector",
+    "search/summaries", "search/summaries_vector",
+]
+NAMESPACE_WIDE_SEEK = re.compile(r"INDEX \w+:\w+\(ns\) WHERE")
 NAMES = sorted(p.relative_to(cypher_root()).with_suffix("").as_posix()
                for p in cypher_root().rglob("*.cypher")
                if p.parent.name != "migrations" and "create_indexes" not in p.name
                and "drop_indexes" not in p.name)
+
+
+def _details(plan: Any) -> list[str]:
+    found = [str(plan.get("args", {}).get("Details", ""))]
+    for child in plan.get("children", []):
+        found += _details(child)
+    return found
+
+
+async def _plan(db: Database, name: str) -> Any:
+    text = statement(name)
+    params = {p: None for p in re.findall(r"\$(\w+)", text)}
+    async with db.driver.session(database=db.name) as session:
+        result = await session.run(f"EXPLAIN {text}", params)  # type: ignore[arg-type]
+        summary = await result.consume()
+    assert summary.plan is not None
+    return summary.plan
 
 
 def _operators(plan: Any) -> set[str]:
@@ -42,13 +77,13 @@ def _operators(plan: Any) -> set[str]:
 
 @pytest.mark.parametrize("name", NAMES)
 async def test_statement_uses_indexes(db: Database, name: str) -> None:
-    text = statement(name)
-    params = {p: None for p in re.findall(r"\$(\w+)", text)}
-    async with db.driver.session(database=db.name) as session:
-        result = await session.run(f"EXPLAIN {text}", params)  # type: ignore[arg-type]
-        summary = await result.consume()
-    assert summary.plan is not None
-    scans = _operators(summary.plan) & SCANS
+    scans = _operators(await _plan(db, name)) & SCANS
     if name in ALLOWED:
         return
     assert not scans, f"{name} plans {sorted(scans)}: add or use an index"
+
+
+@pytest.mark.parametrize("name", PER_TURN)
+async def test_per_turn_statement_never_seeks_a_whole_namespace(db: Database, name: str) -> None:
+    seeks = [d for d in _details(await _plan(db, name)) if NAMESPACE_WIDE_SEEK.search(d)]
+    assert not seeks, f"{name} starts from a namespace-wide index: {seeks}"

@@ -1,8 +1,9 @@
 // Make another name resolve to an entity. Refused (no row) when the alias already names an
 // entity or belongs to another one.
-MATCH (e:Entity {ns: $ns, id: $id})
-OPTIONAL MATCH (taken:Entity {ns: $ns, key: $key})
-OPTIONAL MATCH (:Alias {ns: $ns, key: $key})-[:ALIAS_OF]->(owner:Entity {ns: $ns})
+MATCH (e:Entity {ns: $ns, id: $id}) USING INDEX e:Entity(id)
+OPTIONAL MATCH (taken:Entity {ns: $ns, key: $key}) USING INDEX taken:Entity(ns, key)
+OPTIONAL MATCH (alias:Alias {ns: $ns, key: $key})-[:ALIAS_OF]->(owner:Entity {ns: $ns})
+  USING INDEX alias:Alias(ns, key)
 WITH e, taken, owner
 WHERE (taken IS NULL OR taken = e) AND (owner IS NULL OR owner = e)
 MERGE (a:Alias {ns: $ns, key: $key})

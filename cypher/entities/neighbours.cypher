@@ -1,4 +1,5 @@
 // Entities sharing a fact with any of these (a merge locks them: their facts change too).
-MATCH (e:Entity {ns: $ns})<-[:SUBJECT|OBJECT]-(:Fact {ns: $ns})-[:SUBJECT|OBJECT]->(x:Entity)
+MATCH (e:Entity {ns: $ns}) USING INDEX e:Entity(id)
 WHERE e.id IN $ids
-RETURN DISTINCT x.id AS id
+UNWIND [(e)<-[:SUBJECT|OBJECT]-(f)-[:SUBJECT|OBJECT]->(x:Entity) WHERE f.ns = $ns | x.id] AS id
+RETURN DISTINCT id

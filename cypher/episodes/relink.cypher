@@ -11,6 +11,7 @@ CALL (sess) {
   WHERE p.occurred_at < sess.earliest
   WITH p.occurred_at AS at ORDER BY at DESC LIMIT 1  // index entries only, no node reads
   MATCH (p:Episode {ns: $ns, session_id: sess.session_id, occurred_at: at})
+  USING INDEX p:Episode(ns, session_id, occurred_at)
   WITH p ORDER BY p.seq DESC LIMIT 1
   RETURN collect(p) AS head
 }

@@ -2,12 +2,13 @@
 // subject, and every fact with the same statement identity.
 CALL () {
   UNWIND $keys AS k
-  MATCH (:Entity {ns: $ns, id: k.subject_id})<-[:SUBJECT]-(f:Fact {ns: $ns})
+  MATCH (subject:Entity {ns: $ns, id: k.subject_id})<-[:SUBJECT]-(f:Fact {ns: $ns})
+  USING INDEX subject:Entity(id)
   WHERE f.predicate = k.predicate AND f.retracted_at IS NULL
   RETURN f
   UNION
   UNWIND $identities AS identity
-  MATCH (f:Fact {ns: $ns, identity: identity})
+  MATCH (f:Fact {ns: $ns, identity: identity}) USING INDEX f:Fact(ns, identity)
   WHERE f.retracted_at IS NULL
   RETURN f
 }

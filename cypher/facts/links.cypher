@@ -1,7 +1,7 @@
 // How each fact relates to the others (DataLoader): what it superseded and what superseded
 // it (with strategy, reason, when, by whom), the version it narrows, its open conflicts.
 UNWIND $fact_ids AS fact_id
-MATCH (f:Fact {ns: $ns, id: fact_id})
+MATCH (f:Fact {ns: $ns, id: fact_id}) USING INDEX f:Fact(id)
 CALL (f) {
   OPTIONAL MATCH (f)-[l:SUPERSEDES]->(older:Fact)
   WITH l, older ORDER BY l.at DESC
@@ -19,7 +19,6 @@ CALL (f) {
   RETURN original {.*, embedding: null} AS revises LIMIT 1
 }
 CALL (f) {
-  OPTIONAL MATCH (c:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(f)
-  RETURN collect(c.id) AS conflicts
+  RETURN [(c)-[:CANDIDATE]->(f) WHERE c.ns = $ns AND c.status = 'open' | c.id] AS conflicts
 }
 RETURN fact_id, supersedes, superseded_by, revises, conflicts

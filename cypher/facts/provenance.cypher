@@ -1,8 +1,17 @@
 // The audit of one fact: citing summaries and the supersession chain in both directions.
-MATCH (f:Fact {ns: $ns, id: $id})
-OPTIONAL MATCH (sum:Summary {ns: $ns})-[:CITES]->(f)
-WITH f, collect(DISTINCT sum {.*, embedding: null}) AS summaries
-OPTIONAL MATCH (f)-[:SUPERSEDES*1..50]->(older:Fact {ns: $ns})
-WITH f, summaries, collect(DISTINCT older {.*, embedding: null}) AS supersedes
-OPTIONAL MATCH (newer:Fact {ns: $ns})-[:SUPERSEDES*1..50]->(f)
-RETURN f {.*, embedding: null} AS fact, summaries, supersedes, collect(DISTINCT newer {.*, embedding: null}) AS superseded_by
+// Nodes reached from the fact carry no label here (the relationship types imply it), so the
+// planner walks out from the fact instead of seeking the whole namespace's facts and joining.
+MATCH (f:Fact {ns: $ns, id: $id}) USING INDEX f:Fact(id)
+CALL (f) {
+  UNWIND [(sum)-[:CITES]->(f) WHERE sum.ns = $ns | sum] AS sum
+  RETURN collect(DISTINCT sum {.*, embedding: null}) AS summaries
+}
+CALL (f) {
+  UNWIND [(f)-[:SUPERSEDES*1..50]->(older) WHERE older.ns = $ns | older] AS older
+  RETURN collect(DISTINCT older {.*, embedding: null}) AS supersedes
+}
+CALL (f) {
+  UNWIND [(newer)-[:SUPERSEDES*1..50]->(f) WHERE newer.ns = $ns | newer] AS newer
+  RETURN collect(DISTINCT newer {.*, embedding: null}) AS superseded_by
+}
+RETURN f {.*, embedding: null} AS fact, summaries, supersedes, superseded_by

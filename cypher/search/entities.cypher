@@ -2,8 +2,8 @@
 CALL db.index.fulltext.queryNodes('entity_names', $lucene, {limit: $limit * 4})
 YIELD node, score
 WHERE node.ns = $ns
-OPTIONAL MATCH (node)-[:ALIAS_OF]->(named:Entity {ns: $ns})
-WITH coalesce(named, node) AS entity, max(score) AS score
+WITH coalesce([(node)-[:ALIAS_OF]->(named) WHERE named.ns = $ns | named][0], node) AS entity,
+     max(score) AS score
 RETURN entity.id AS id, score
 ORDER BY score DESC, id
 LIMIT $limit
