@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from functools import cache
 from pathlib import Path
 from typing import Protocol
@@ -31,6 +32,7 @@ from graphmem.db import Database
 from graphmem.errors import ConfigError
 
 log = logging.getLogger(__name__)
+GAUGE_EVERY_S = 5.0
 
 
 class Embedder(Protocol):
@@ -157,12 +159,16 @@ async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int
 
 
 async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
-    """Forever: embed what waits, rest briefly when nothing does. Failures back off."""
+    """Forever: embed what waits, rest briefly when nothing does. Failures back off. The
+    queue gauge is counted every few seconds, not every batch (it competes with writes)."""
     delay = 0.5
+    counted = 0.0
     while True:
         try:
-            waiting = await db.read("embeddings/pending_count")
-            metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
+            if time.monotonic() - counted >= GAUGE_EVERY_S:
+                waiting = await db.read("embeddings/pending_count")
+                metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
+                counted = time.monotonic()
             done = await embed_pending(db, embedder, batch)
             delay = 0.5
             if not done:

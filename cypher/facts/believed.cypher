@@ -2,9 +2,9 @@
 // subject, and every fact with the same statement identity.
 CALL () {
   UNWIND $keys AS k
-  MATCH (subject:Entity {ns: $ns, id: k.subject_id})<-[:SUBJECT]-(f:Fact {ns: $ns})
+  MATCH (subject:Entity {ns: $ns, id: k.subject_id})<-[:SUBJECT]-(f)  // f: a Fact, by type
   USING INDEX subject:Entity(id)
-  WHERE f.predicate = k.predicate AND f.retracted_at IS NULL
+  WHERE f.ns = $ns AND f.predicate = k.predicate AND f.retracted_at IS NULL
   RETURN f
   UNION
   UNWIND $identities AS identity
