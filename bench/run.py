@@ -120,6 +120,18 @@ def raw_rows(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
              "recorded_at": datetime.now(UTC), "metadata": "{}"} for e in batch]
 
 
+def facts_of(indices: range, prefix: str) -> list[dict[str, Any]]:
+    """People liking things, each evidenced by the episode of the same number."""
+    return [{"subject": f"person {i % 100}", "predicate": "likes", "object": f"thing {i % 37}",
+             "evidence": [f"{prefix}-{i}"]} for i in indices]
+
+
+def raw_facts_of(indices: range, prefix: str) -> list[dict[str, Any]]:
+    """The same facts as raw `UNWIND` rows."""
+    return [{"s": f"person {i % 100}", "o": f"thing {i % 37}", "ev": f"{prefix}-{i}",
+             "t": f"person {i % 100} likes thing {i % 37}"} for i in indices]
+
+
 async def warm_up(gql: GraphQL, db: Database, batch: int) -> list[str]:
     """Two untimed batches of each write on both sides, in namespaces of their own: a fresh
     Neo4j plans and compiles its first statements slowly, and without this the side that
@@ -130,12 +142,9 @@ async def warm_up(gql: GraphQL, db: Database, batch: int) -> list[str]:
         await gql(GQL_RECORD, ns=ns_api, eps=data[i:i + batch])
         await db.driver.execute_query(RAW_INGEST, {"ns": ns_raw,
                                                    "rows": raw_rows(data[i:i + batch])})
-        await gql(GQL_FACTS, ns=ns_api, f=[
-            {"subject": f"person {j % 100}", "predicate": "likes", "object": f"thing {j % 37}",
-             "evidence": [f"warm-{j}"]} for j in range(i, i + batch)])
-        await db.driver.execute_query(RAW_FACTS, {"ns": ns_raw, "rows": [
-            {"s": f"person {j % 100}", "o": f"thing {j % 37}", "ev": f"warm-{j}",
-             "t": f"person {j % 100} likes thing {j % 37}"} for j in range(i, i + batch)]})
+        await gql(GQL_FACTS, ns=ns_api, f=facts_of(range(i, i + batch), "warm"))
+        await db.driver.execute_query(RAW_FACTS, {
+            "ns": ns_raw, "rows": raw_facts_of(range(i, i + batch), "warm")})
     return [ns_api, ns_raw]
 
 
@@ -175,16 +184,12 @@ async def bench(args: argparse.Namespace) -> None:
         raw_rate = len(raw) / (time.perf_counter() - began)
 
         # Facts: people liking things, each evidenced by an episode (for provenance).
-        facts = [{"subject": f"person {i % 100}", "predicate": "likes",
-                  "object": f"thing {i % 37}", "evidence": [f"api-{i}"]}
-                 for i in range(min(args.facts, args.episodes))]
+        facts = facts_of(range(min(args.facts, args.episodes)), "api")
         began = time.perf_counter()
         for i in range(0, len(facts), args.batch):
             await gql(GQL_FACTS, ns=ns_api, f=facts[i:i + args.batch])
         facts_rate = len(facts) / (time.perf_counter() - began)
-        raw_facts = [{"s": f"person {i % 100}", "o": f"thing {i % 37}", "ev": f"raw-{i}",
-                      "t": f"person {i % 100} likes thing {i % 37}"}
-                     for i in range(min(args.facts, args.episodes))]
+        raw_facts = raw_facts_of(range(min(args.facts, args.episodes)), "raw")
         began = time.perf_counter()
         for i in range(0, len(raw_facts), args.batch):
             await db.driver.execute_query(RAW_FACTS, {"ns": ns_raw,

@@ -77,4 +77,5 @@ def install_fast_utc() -> None:
         return driver_own(value)
 
     dehydrate_datetime.graphmem_fast_utc = True  # type: ignore[attr-defined]
+    dehydrate_datetime.__wrapped__ = driver_own  # type: ignore[attr-defined]
     temporal.dehydrate_datetime = dehydrate_datetime

@@ -16,8 +16,7 @@ from graphmem.db import Database
 
 def _driver_own(value: datetime) -> tuple[bytes, tuple[object, ...]]:
     own = temporal.dehydrate_datetime
-    while getattr(own, "graphmem_fast_utc", False):  # the installed path wraps the driver's
-        own = own.__closure__[0].cell_contents  # type: ignore[union-attr]
+    own = getattr(own, "__wrapped__", own)  # the installed path keeps the driver's own
     packed = own(value)
     return packed.tag, tuple(packed.fields)
 
