@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from graphmem import browser_guide, embeddings, encryption, metrics, migrations
+from graphmem import browser_guide, embeddings, encryption, metrics, migrations, tracing
 from graphmem.api.http import graphql_route
 from graphmem.config import Settings, get_settings
 from graphmem.db import Database, open_database, wait_until_reachable
@@ -73,6 +73,7 @@ class Runtime:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
     encryption.install_from(settings)
+    tracing.configure(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
             await runtime.db.close()
+            tracing.shutdown()
 
     return Starlette(
         routes=[

@@ -213,11 +213,12 @@ def worker(
     once: bool = typer.Option(False, "--once", help="Run the due jobs, then exit."),
 ) -> None:
     """Run pipeline jobs (extraction, summaries) alone, beside or instead of `serve`'s."""
-    from graphmem import encryption, logs, migrations
+    from graphmem import encryption, logs, migrations, tracing
     from graphmem.pipelines.worker import Worker, run_workers
 
     settings = get_settings()
     encryption.install_from(settings)
+    tracing.configure(settings)
     ensure_neo4j(settings)
     logs.configure(settings.log_level, settings.log_json)
 
@@ -232,6 +233,7 @@ def worker(
 
     with contextlib.suppress(KeyboardInterrupt):
         with_database(work)
+    tracing.shutdown()
 
 
 @app.command("serve")

@@ -61,6 +61,9 @@ class Settings(BaseSettings):
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_json: bool = True
+    # OpenTelemetry spans: "otlp" exports to OTEL_EXPORTER_OTLP_ENDPOINT (the `tracing`
+    # extra), "console" prints them. Spans name operations and statements, never content.
+    tracing: Literal["off", "otlp", "console"] = "off"
 
     # Embeddings: "local" (a model shipped inside a PyPI wheel, offline), "openai" (any
     # OpenAI-compatible endpoint), or "none" (search runs on BM25 and the graph alone).

@@ -8,6 +8,7 @@ mutation is exactly one transaction, retried by the driver on transient errors.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import defaultdict
@@ -24,7 +25,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from graphmem import bolt, metrics
+from graphmem import bolt, metrics, tracing
 from graphmem.config import Settings
 from graphmem.cypher import statement
 from graphmem.errors import ConcurrentChange, ConfigError, DatabaseUnavailable, GraphmemError
@@ -46,6 +47,11 @@ def group_rows(rows: list[Row], keys: list[str], key: str,
     return [grouped[k] for k in keys]
 
 
+def _count_rows(span: Any, rows: list[Row]) -> None:
+    if span is not None:
+        span.set_attribute("db.response.returned_rows", len(rows))
+
+
 @dataclass
 class Tx:
     """A running write transaction that speaks in statement names."""
@@ -55,9 +61,11 @@ class Tx:
 
     async def run(self, name: str, /, **params: Any) -> list[Row]:
         self._db.round_trips += 1
-        with metrics.timed(metrics.CYPHER_SECONDS, name):
+        with metrics.timed(metrics.CYPHER_SECONDS, name), self._db.span(name) as span:
             result = await self._tx.run(statement(name), bolt.masked(params))
-            return [record.data() for record in await result.fetch(1_000_000)]
+            rows = [record.data() for record in await result.fetch(1_000_000)]
+            _count_rows(span, rows)
+            return rows
 
 
 @dataclass
@@ -76,14 +84,22 @@ class Database:
     async def transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run ``work`` as one write transaction (retried as a whole on transient errors)."""
 
+        attempts = 0
+
         async def unit(tx: AsyncManagedTransaction) -> T:
+            nonlocal attempts
+            attempts += 1
             return await work(Tx(tx, self))
 
-        try:
-            async with self.driver.session(database=self.name) as session:
-                return await session.execute_write(unit)
-        except UNAVAILABLE as exc:
-            raise self._retryable(exc) from exc
+        with tracing.span("transaction", kind="client", child_only=True) as span:
+            try:
+                async with self.driver.session(database=self.name) as session:
+                    return await session.execute_write(unit)
+            except UNAVAILABLE as exc:
+                raise self._retryable(exc) from exc
+            finally:
+                if span is not None:  # more than one: the driver retried a transient error
+                    span.set_attribute("graphmem.attempts", attempts)
 
     async def run_schema(self, text: str, **params: Any) -> None:
         """Schema statements (constraints, indexes) cannot share a transaction with data."""
@@ -94,20 +110,32 @@ class Database:
     async def run_auto(self, name: str, /, **params: Any) -> None:
         """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``)."""
         self.round_trips += 1
-        async with self.driver.session(database=self.name) as session:
-            result = await session.run(statement(name), bolt.masked(params))
-            await result.consume()
+        with self.span(name):
+            async with self.driver.session(database=self.name) as session:
+                result = await session.run(statement(name), bolt.masked(params))
+                await result.consume()
 
     async def _execute(self, name: str, params: dict[str, Any], mode: RoutingControl) -> list[Row]:
         self.round_trips += 1
         try:
-            with metrics.timed(metrics.CYPHER_SECONDS, name):
+            with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
                 records, _, _ = await self.driver.execute_query(
                     statement(name), bolt.masked(params), database_=self.name, routing_=mode
                 )
+                rows = [record.data() for record in records]
+                _count_rows(span, rows)
         except UNAVAILABLE as exc:
             raise self._retryable(exc) from exc
-        return [record.data() for record in records]
+        return rows
+
+    def span(self, name: str) -> contextlib.AbstractContextManager[Any]:
+        """A trace span for one named statement: its Cypher text, which holds no values (they
+        are parameters), and never its parameters."""
+        if not tracing.enabled():
+            return contextlib.nullcontext()
+        return tracing.span(f"cypher {name}", {
+            "db.system.name": "neo4j", "db.namespace": self.name, "db.operation.name": name,
+            "db.query.text": statement(name)}, kind="client", child_only=True)
 
     def _retryable(self, exc: Exception) -> GraphmemError:
         """What the client is told once the driver's own retries ran out: other writers held

@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from graphmem import encryption, metrics
+from graphmem import encryption, metrics, tracing
 from graphmem.config import Settings
 from graphmem.cypher import split_statements, statement
 from graphmem.db import Database
@@ -123,12 +123,14 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     if not rows:
         return 0
     texts = [row for row in rows if (row["text"] or "").strip()]
-    with metrics.timed(metrics.EMBEDDER_SECONDS, embedder.name):
-        embedded = await embedder.embed([row["text"] for row in texts]) if texts else []
-    vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
-    stored = await db.write("embeddings/store", model=embedder.name, rows=[
-        {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
-        for row in rows])
+    with tracing.span("embedding batch", {"graphmem.embedder": embedder.name,
+                                          "graphmem.nodes": len(rows)}):
+        with metrics.timed(metrics.EMBEDDER_SECONDS, embedder.name), tracing.span("embed"):
+            embedded = await embedder.embed([row["text"] for row in texts]) if texts else []
+        vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
+        stored = await db.write("embeddings/store", model=embedder.name, rows=[
+            {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
+            for row in rows])
     if not stored[0]["current"]:
         raise ConfigError(f"the vector indexes are no longer built for {embedder.name}: "
                           "restart with the configured embedder")

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from graphmem import entities, episodes, facts, metrics, provenance, summaries
+from graphmem import entities, episodes, facts, metrics, provenance, summaries, tracing
 from graphmem.db import Database, Row
 from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
@@ -123,7 +123,8 @@ async def search(db: Database, ns: Namespace, query: SearchQuery,
         await _retrieve(db, ns, query, "bm25", filters, lambda kind: (
             _INDEXED[kind][0], {"lucene": _lucene(ns, kind, words)}), vote)
     if words and embedder is not None and "vector" in query.retrievers:
-        vector = (await embedder.embed([text]))[0]
+        with tracing.span("embed query", {"graphmem.embedder": embedder.name}):
+            vector = (await embedder.embed([text]))[0]
         await _retrieve(db, ns, query, "vector", filters, lambda kind: (_VECTOR[kind], {
             "vector": vector, "k": query.limit * 2 * VECTOR_OVERFETCH,
             "min_score": (1 + query.min_similarity) / 2}), vote)  # Neo4j scores cosine 0..1

@@ -12,11 +12,13 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
+from graphmem import tracing
 from graphmem.api.context import Context
 from graphmem.api.schema import build_schema
 from graphmem.auth import ANONYMOUS_ADMIN, NOBODY, KeyCache, Principal, authenticate
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError, Unauthenticated
+from graphmem.logs import request_id
 from graphmem.rate_limit import RateLimiter
 
 
@@ -49,6 +51,12 @@ class GraphQLEndpoint:
         if request.method == "GET" and "query" not in request.query_params:
             await self.view(scope, receive, send)  # the GraphiQL page itself holds no data
             return
+        with tracing.server_span("graphql", request.headers,
+                                 {"graphmem.request_id": request_id.get() or ""}) as span:
+            await self._serve(request, scope, send if span is None else _status_into(span, send))
+
+    async def _serve(self, request: Request, scope: Scope, send: Send) -> None:
+        receive = request.receive
         body = await _read_capped(request, self.settings.max_body_bytes)
         if body is None:
             await _error(413, "PAYLOAD_TOO_LARGE",
@@ -115,6 +123,15 @@ def _any_surrogate(value: Any) -> bool:
     if isinstance(value, list):
         return any(_any_surrogate(v) for v in value)
     return False
+
+
+def _status_into(span: Any, send: Send) -> Send:
+    async def send_noting_status(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            span.set_attribute("http.response.status_code", message["status"])
+        await send(message)
+
+    return send_noting_status
 
 
 def _replay(body: bytes) -> Receive:

@@ -32,7 +32,7 @@ from graphmem.api import search as search_api
 from graphmem.api import stats as stats_api
 from graphmem.api import summaries as summary_api
 from graphmem.api import traversal as traversal_api
-from graphmem.api.errors import TypedErrors
+from graphmem.api.errors import TypedErrors, code_of
 from graphmem.api.timing import OperationTiming
 from graphmem.config import Settings
 
@@ -184,8 +184,7 @@ class _Schema(strawberry.Schema):
                        execution_context: ExecutionContext | None = None) -> None:
         """Log codes only: messages and variables may carry memory content."""
         for error in errors:
-            code = (error.extensions or {}).get("code", "UNKNOWN")
-            log.info("graphql error %s at %s", code, error.path)
+            log.info("graphql error %s at %s", code_of(error), error.path)
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import openai
 from pydantic import BaseModel, ValidationError
 
+from graphmem import tracing
 from graphmem.config import Settings
 from graphmem.errors import LLMError, LLMRefused
 
@@ -97,6 +98,17 @@ class LLM:
         return {}
 
     async def _chat(self, system: str, user: str, extra: dict[str, Any]) -> tuple[str, Usage]:
+        with tracing.span(f"chat {self.model}", {
+                "gen_ai.operation.name": "chat", "gen_ai.request.model": self.model,
+                "graphmem.llm.mode": self._mode}, kind="client") as span:
+            text, usage = await self._complete(system, user, extra)
+            if span is not None:
+                span.set_attributes({"gen_ai.usage.input_tokens": usage.tokens_in,
+                                     "gen_ai.usage.output_tokens": usage.tokens_out})
+            return text, usage
+
+    async def _complete(self, system: str, user: str,
+                        extra: dict[str, Any]) -> tuple[str, Usage]:
         try:
             response = await self._client.chat.completions.create(
                 model=self.model, temperature=0, **extra,

@@ -16,7 +16,7 @@ import socket
 import time
 import uuid
 
-from graphmem import metrics, retention
+from graphmem import metrics, retention, tracing
 from graphmem.config import Settings
 from graphmem.db import Database
 from graphmem.errors import GraphmemError, LeaseLost, LLMError
@@ -123,9 +123,11 @@ class Worker:
             metrics.JOB_QUEUE.labels(state).set(depth[state])
 
     async def _run(self, claim: jobs.Claim) -> jobs.Job:
-        if claim.job.kind is jobs.JobKind.EXTRACT:
-            return await extraction.run(self.db, self.settings, self.llm, claim)
-        return await summarising.run(self.db, self.settings, self.llm, claim)
+        with tracing.span(f"job {claim.job.kind.value}", {
+                "graphmem.job.id": claim.job.id, "graphmem.job.attempt": claim.attempt}):
+            if claim.job.kind is jobs.JobKind.EXTRACT:
+                return await extraction.run(self.db, self.settings, self.llm, claim)
+            return await summarising.run(self.db, self.settings, self.llm, claim)
 
 
 def _describe(exc: BaseException) -> str:
