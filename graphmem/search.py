@@ -11,17 +11,15 @@ becomes a time range over episodes.
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from graphmem import entities, episodes, facts, metrics, provenance, summaries, tracing
-from graphmem.db import Database, Row
+from graphmem import metrics, tracing
+from graphmem.db import Database
 from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
 from graphmem.episodes import Episode
@@ -119,17 +117,17 @@ async def search(db: Database, ns: Namespace, query: SearchQuery,
     filters = {"session_id": query.session_id, "valid_at": to_native(query.valid_at or now),
                "history": query.include_history, "start": to_native(start),
                "end": to_native(end)}
-    if words and "bm25" in query.retrievers:
-        await _retrieve(db, ns, query, "bm25", filters, lambda kind: (
-            _INDEXED[kind][0], {"lucene": _lucene(ns, kind, words)}), vote)
+    lucene = ({kind.value: _lucene(ns, kind, words) for kind in query.kinds}
+              if words and "bm25" in query.retrievers else {})
+    vector = None
     if words and embedder is not None and "vector" in query.retrievers:
         with tracing.span("embed query", {"graphmem.embedder": embedder.name}):
             vector = (await embedder.embed([text]))[0]
-        await _retrieve(db, ns, query, "vector", filters, lambda kind: (_VECTOR[kind], {
-            "vector": vector, "k": query.limit * 2 * VECTOR_OVERFETCH,
-            "min_score": (1 + query.min_similarity) / 2}), vote)  # Neo4j scores cosine 0..1
+    for retriever, kind, ids in await _retrieve(db, ns, query, lucene, vector, filters):
+        for rank, hit_id in enumerate(ids, start=1):
+            vote(kind, hit_id, Match(retriever, rank))
     if "graph" in query.retrievers:
-        await _expand(db, ns, query, hits, vote)
+        await _expand(db, ns, query, hits, vote, filters)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.kind.value, h.id))[:query.limit]
     for hit in ranked:
         for match in hit.matches:
@@ -149,88 +147,86 @@ def _check(query: SearchQuery) -> None:
             require_aware(moment, name)
 
 
-# Per kind: the statement that queries its fulltext index, and the Lucene fields to match.
-# An episode matches on its own words first and on the turn before it (its context) second.
-_INDEXED = {Kind.EPISODE: ("search/episodes", (("content", 2), ("context", 1))),
-            Kind.FACT: ("search/facts", (("text", 1),)),
-            Kind.SUMMARY: ("search/summaries", (("text", 1),)),
-            Kind.ENTITY: ("search/entities", (("name", 1),))}
-_VECTOR = {Kind.EPISODE: "search/episodes_vector", Kind.FACT: "search/facts_vector",
-           Kind.SUMMARY: "search/summaries_vector", Kind.ENTITY: "search/entities_vector"}
+# Per kind: the Lucene fields of its fulltext index to match, with their boosts. An episode
+# matches on its own words first and on the turn before it (its context) second.
+_LUCENE_FIELDS = {Kind.EPISODE: (("content", 2), ("context", 1)), Kind.FACT: (("text", 1),),
+                  Kind.SUMMARY: (("text", 1),), Kind.ENTITY: (("name", 1),)}
 EXPANDED_ENTITIES = 5
 EXPANSION_PER_ENTITY = 20
-VECTOR_OVERFETCH = 10  # the vector index spans namespaces: fetch more, keep this one's
+VECTOR_OVERFETCH = 10  # how much further a crowded vector list looks (see _retrieve)
 
 
 def _lucene(ns: Namespace, kind: Kind, words: list[str]) -> str:
     terms = " ".join(words)
-    matched = " OR ".join(f"{field}:({terms})^{boost}" for field, boost in _INDEXED[kind][1])
+    matched = " OR ".join(f"{field}:({terms})^{boost}" for field, boost in _LUCENE_FIELDS[kind])
     return f'ns:"{ns}" AND ({matched})'
 
 
-async def _retrieve(db: Database, ns: Namespace, query: SearchQuery, retriever: str,
-                    filters: dict[str, Any],
-                    per_kind: Callable[[Kind], tuple[str, dict[str, Any]]],
-                    vote: Vote) -> None:
-    """One retriever over every asked kind: one index per kind, queried concurrently (each
-    an independent read), each list voting by rank."""
-    async def one(kind: Kind) -> tuple[Kind, list[Row]]:
-        name, params = per_kind(kind)
-        return kind, await db.read(name, ns=ns, limit=query.limit * 2, **filters, **params)
+async def _retrieve(db: Database, ns: Namespace, query: SearchQuery, lucene: dict[str, str],
+                    vector: list[float] | None,
+                    filters: dict[str, Any]) -> list[tuple[str, Kind, list[str]]]:
+    """(retriever, kind, ids best first) for BM25 then vector, kind by kind: one statement.
 
-    for kind, rows in await asyncio.gather(*(one(kind) for kind in query.kinds)):
-        for rank, row in enumerate(rows, start=1):
-            vote(kind, row["id"], Match(retriever, rank))
+    The vector indexes span namespaces: a list left short by other namespaces' (or filtered)
+    nodes is fetched again, further out."""
+    limit = query.limit * 2
+    params = {"limit": limit, "min_score": (1 + query.min_similarity) / 2,  # Neo4j: 0..1
+              **filters}
+    kinds = [kind.value for kind in query.kinds]
+    row = (await db.read("search/retrieve", ns=ns, lucene=lucene, vector=vector, kinds=kinds,
+                         k=limit, **params))[0]
+    crowded = [kind for kind in kinds
+               if len(row[f"{kind}_vector"]["ids"]) < limit and row[f"{kind}_vector"]["filtered"]]
+    if crowded:
+        further = (await db.read("search/retrieve", ns=ns, lucene={}, vector=vector,
+                                 kinds=crowded, k=limit * VECTOR_OVERFETCH, **params))[0]
+        row.update((f"{kind}_vector", further[f"{kind}_vector"]) for kind in crowded)
+    return [*(("bm25", kind, row[f"{kind.value}_bm25"]) for kind in query.kinds),
+            *(("vector", kind, row[f"{kind.value}_vector"]["ids"]) for kind in query.kinds)]
 
 
 async def _expand(db: Database, ns: Namespace, query: SearchQuery,
-                  hits: dict[tuple[Kind, str], Hit], vote: Vote) -> None:
-    """A fact hit brings its evidence episodes; an entity hit its current facts; on request,
-    an episode hit the turns just before and after it in its session."""
+                  hits: dict[tuple[Kind, str], Hit], vote: Vote, filters: dict[str, Any]) -> None:
+    """A fact hit brings its evidence episodes; an entity hit its newest facts; on request,
+    an episode hit the turns just before and after it in its session. One statement."""
     best = {key: min(m.rank for m in hit.matches) for key, hit in hits.items()}
-    episode_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.EPISODE}
-    if query.neighbours and episode_ranks:
-        rows = await db.read("search/expand_neighbours", ns=ns,
-                             episode_ids=sorted(episode_ranks))
-        for row in rows:
-            vote(Kind.EPISODE, row["id"], Match("graph", episode_ranks[row["episode_id"]],
-                                                row["episode_id"]))
-    fact_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.FACT}
-    if Kind.EPISODE in query.kinds and fact_ranks:
-        rows = await db.read("search/expand_facts", ns=ns, fact_ids=sorted(fact_ranks))
-        for row in rows:
-            vote(Kind.EPISODE, row["id"], Match("graph", fact_ranks[row["fact_id"]],
-                                                row["fact_id"]))
-    # The best-ranked entity hits vote for their newest facts (a long tail of weak entity
-    # matches would cost a graph read each and add only noise).
-    entity_ranks = dict(sorted(((i, r) for (kind, i), r in best.items() if kind is Kind.ENTITY),
+    episode_ranks, fact_ranks = (
+        {i: r for (k, i), r in best.items() if k is kind} for kind in (Kind.EPISODE, Kind.FACT))
+    # Only the best-ranked entity hits expand: a long tail of weak entity matches would cost
+    # a graph read each and add only noise.
+    entity_ranks = dict(sorted(((i, r) for (k, i), r in best.items() if k is Kind.ENTITY),
                                key=lambda item: item[1])[:EXPANDED_ENTITIES])
-    if Kind.FACT in query.kinds and entity_ranks:
-        # An entity hit votes for its newest facts: a hub must not flood the fusion.
-        about = await provenance.facts_about(db, ns, sorted(entity_ranks),
-                                             per_entity=EXPANSION_PER_ENTITY)
-        for entity_id, (outgoing, incoming) in zip(sorted(entity_ranks), about, strict=True):
-            for fact in outgoing + incoming:
-                vote(Kind.FACT, fact.id, Match("graph", entity_ranks[entity_id], entity_id))
+    expand_from = {"fact_ids": sorted(fact_ranks) if Kind.EPISODE in query.kinds else [],
+                   "entity_ids": sorted(entity_ranks) if Kind.FACT in query.kinds else [],
+                   "episode_ids": sorted(episode_ranks) if query.neighbours else []}
+    if not any(expand_from.values()):
+        return
+    row = (await db.read("search/expand", ns=ns, **expand_from,
+                         per_entity=EXPANSION_PER_ENTITY, valid_at=filters["valid_at"],
+                         history=filters["history"]))[0]
+    for kind, via_ranks, brought in ((Kind.EPISODE, episode_ranks, row["from_episodes"]),
+                                     (Kind.EPISODE, fact_ranks, row["from_facts"]),
+                                     (Kind.FACT, entity_ranks, row["from_entities"])):
+        for pair in brought:
+            vote(kind, pair["id"], Match("graph", via_ranks[pair["via"]], pair["via"]))
 
 
 async def _load(db: Database, ns: Namespace, ranked: list[Hit]) -> None:
-    ids: dict[Kind, list[str]] = defaultdict(list)
+    """Attach each ranked hit's item, every kind in one statement."""
+    if not ranked:
+        return
+    ids = {kind: [hit.id for hit in ranked if hit.kind is kind] for kind in Kind}
+    row = (await db.read("search/load", ns=ns, episode_ids=ids[Kind.EPISODE],
+                         fact_ids=ids[Kind.FACT], summary_ids=ids[Kind.SUMMARY],
+                         entity_ids=ids[Kind.ENTITY]))[0]
+    found: dict[Kind, dict[str, Any]] = {
+        Kind.EPISODE: {r["id"]: Episode.from_row(r) for r in row["episodes"]},
+        Kind.FACT: {r["id"]: Fact.from_row(r) for r in row["facts"]},
+        Kind.SUMMARY: {r["id"]: Summary.from_row(r) for r in row["summaries"]},
+        Kind.ENTITY: {r["entity"]["id"]: Entity.from_row(r["entity"], r["aliases"])
+                      for r in row["entities"]}}
     for hit in ranked:
-        ids[hit.kind].append(hit.id)
-
-    async def none(_db: Database, _ns: Namespace, _ids: list[str]) -> dict[str, Any]:
-        return {}
-
-    loaders: dict[Kind, Callable[[Database, Namespace, list[str]], Awaitable[Any]]] = {
-        Kind.EPISODE: episodes.by_ids, Kind.FACT: facts.by_ids,
-        Kind.SUMMARY: summaries.by_ids, Kind.ENTITY: entities.by_ids}
-    found: dict[Kind, dict[str, Any]] = dict(zip(Kind, await asyncio.gather(*(
-        (loaders[kind] if ids[kind] else none)(db, ns, ids[kind]) for kind in Kind)),
-        strict=True))
-    for hit in ranked:
-        item = found[hit.kind].get(hit.id)
-        setattr(hit, hit.kind.value, item)
+        setattr(hit, hit.kind.value, found[hit.kind].get(hit.id))
 
 
 def _loaded(hit: Hit) -> bool:

@@ -39,10 +39,8 @@ PER_TURN = [
     "episodes/existing", "episodes/relink", "episodes/reserve_seq", "facts/about_entities",
     "facts/add_evidence", "facts/believed", "facts/by_ids", "facts/create", "facts/end",
     "facts/evidence_lookup", "facts/links", "facts/provenance", "facts/supersede",
-    "facts/timeline", "conflicts/open", "traversal/hop", "search/entities",
-    "search/entities_vector", "search/episodes", "search/episodes_vector",
-    "search/expand_facts", "search/expand_neighbours", "search/facts", "search/facts_vector",
-    "search/summaries", "search/summaries_vector",
+    "facts/timeline", "conflicts/open", "traversal/hop", "search/retrieve",
+    "search/expand", "search/load",
 ]
 NAMESPACE_WIDE_SEEK = re.compile(r"INDEX \w+:\w+\(ns\) WHERE")
 NAMES = sorted(p.relative_to(cypher_root()).with_suffix("").as_posix()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphmem import search
 from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.namespaces import Namespace
 from tests.api.test_conflicts import RECORD, said
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient, delete_namespace
@@ -164,6 +166,25 @@ async def test_every_retriever_stays_in_its_namespace(gql: GraphQLClient, db: Da
             assert retrievers & {"bm25", "vector"}, q
     finally:
         await delete_namespace(db, other)
+
+
+async def test_nearest_vectors_crowded_by_another_namespace_are_looked_for_further(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    crowd = f"{ns}-crowd"
+    try:  # eight closer matches elsewhere fill the first, narrow look (2 for a limit of 1)
+        await gql.ok(RECORD, ns=crowd, eps=[
+            said(f"c{i}", f"2026-10-05T09:0{i}:00Z", "Planning the alpine hiking trip")
+            for i in range(8)])
+        created = await gql.ok(RECORD, ns=ns, eps=[
+            said("mine", "2026-10-05T09:00:00Z", "We are planning some alpine hikes")])
+        await embed_all_pending(db, LocalEmbedder(), 256)
+        result = await search.search(db, Namespace(ns), search.SearchQuery(
+            "Planning the alpine hiking trip", limit=1, kinds=(search.Kind.EPISODE,),
+            retrievers=frozenset({"vector"})), LocalEmbedder())
+        assert [h.id for h in result.hits] == [
+            created["recordEpisodes"]["episodes"][0]["id"]]
+    finally:
+        await delete_namespace(db, crowd)
 
 
 async def test_neighbours_bring_the_surrounding_turns(gql: GraphQLClient, ns: str,
