@@ -12,6 +12,7 @@ tokenizer); what did not fit is counted in the plan, not silently dropped.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -71,8 +72,11 @@ class Recall:
     def tokens_used(self) -> int:
         return sum(p.tokens for p in self.pieces)
 
-    def offer(self, step: Step, candidates: list[Piece]) -> None:
-        for piece in candidates:
+    def offer(self, layer: Layer) -> None:
+        """Add the layer's pieces, in order, while they fit the budget."""
+        step = layer.step
+        self.plan.append(step)
+        for piece in layer.candidates:
             if self.tokens_used + piece.tokens <= self.token_budget:
                 self.pieces.append(piece)
                 metrics.RETRIEVAL_HITS.labels(f"recall:{step.layer}").inc()
@@ -80,6 +84,14 @@ class Recall:
                 step.tokens += piece.tokens
             else:
                 step.left_out += 1
+
+
+@dataclass
+class Layer:
+    """One layer's decision and what it found, best first, before the budget is applied."""
+
+    step: Step
+    candidates: list[Piece] = field(default_factory=list)
 
 
 async def recall(db: Database, ns: Namespace, query: str, session_id: str | None = None,
@@ -92,42 +104,58 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
         raise InvalidInput(f"tokenBudget must be {MIN_BUDGET}-{MAX_BUDGET}", field="tokenBudget")
     now = reference_time or datetime.now(UTC)
     result = Recall(token_budget=token_budget, time_range=find_time_range(query, now))
-    await _summary_layer(db, ns, session_id, result)
-    found_facts = await _facts_layer(db, ns, query, result, cache)
-    await _episodes_layer(db, ns, SearchQuery(text=query, limit=20, kinds=(Kind.EPISODE,),
-                                              reference_time=now,
-                                              min_similarity=min_similarity),
-                          found_facts, result, embedder)
+    episodic = SearchQuery(text=query, limit=20, kinds=(Kind.EPISODE,), reference_time=now,
+                           min_similarity=min_similarity)
+    # A time or a request for detail decides the episode layer before the facts are known:
+    # then the layers are independent reads and run at once (an agent waits for recall).
+    asked = _asks_for_episodes(query, result.time_range)
+    summary, (facts, linked, relevant), early = await asyncio.gather(
+        _summary_layer(db, ns, session_id), _facts_layer(db, ns, query, cache),
+        _episodes_layer(db, ns, episodic, asked, embedder) if asked else _no_layer())
+    if early is not None:
+        episodes = early
+    elif relevant == 0:
+        episodes = await _episodes_layer(
+            db, ns, episodic, "no fact bears on the question: searching the episodes", embedder)
+    else:
+        episodes = Layer(Step("episodes", False, "facts answer it; no time or detail asked"))
+    result.entities = linked
+    for layer in (summary, facts, episodes):
+        result.offer(layer)
     return result
 
 
-async def _summary_layer(db: Database, ns: Namespace, session_id: str | None,
-                         result: Recall) -> None:
+async def _no_layer() -> None:
+    return None
+
+
+def _asks_for_episodes(query: str, time_range: TimeRange | None) -> str | None:
+    """Why the query needs the episode layer whatever the facts say, if it does."""
+    if time_range is not None:
+        return f"the query refers to a time: {time_range.expression!r}"
+    if _DETAIL.search(query):
+        return "the query asks for detail"
+    return None
+
+
+async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) -> Layer:
     if session_id is None:
-        result.plan.append(Step("summary", False, "no session given"))
-        return
+        return Layer(Step("summary", False, "no session given"))
     summary = await summaries.latest(db, ns, session_id)
     if summary is None:
-        result.plan.append(Step("summary", False, f"session {session_id!r} has no summary yet"))
-        return
-    step = Step("summary", True, "the session's freshest summary" + (
-        " (stale: something it covers changed)" if summary.stale else ""))
-    result.plan.append(step)
-    result.offer(step, [Piece("summary", summary.text, tokens.count(summary.text),
-                              summary=summary)])
+        return Layer(Step("summary", False, f"session {session_id!r} has no summary yet"))
+    return Layer(Step("summary", True, "the session's freshest summary" + (
+        " (stale: something it covers changed)" if summary.stale else "")),
+        [Piece("summary", summary.text, tokens.count(summary.text), summary=summary)])
 
 
-async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall,
-                       cache: FactCache | None) -> int:
-    """Adds the linked entities' current facts; returns how many of them bear on the query
-    (share a word stem with its predicate or object)."""
+async def _facts_layer(db: Database, ns: Namespace, query: str,
+                       cache: FactCache | None) -> tuple[Layer, list[Entity], int]:
+    """The linked entities' current facts, those that bear on the query (share a word stem
+    with its predicate or object) first; with the entities, and how many facts bear on it."""
     linked = await _link_entities(db, ns, query)
-    result.entities = list(linked)
     if not linked:
-        result.plan.append(Step("facts", False, "the query names no known entity"))
-        return 0
-    step = Step("facts", True, "current facts about " + ", ".join(e.name for e in linked))
-    result.plan.append(step)
+        return Layer(Step("facts", False, "the query names no known entity")), [], 0
     about = await _facts_about(db, ns, linked, cache)
     seen: set[str] = set()
     candidates = []
@@ -140,27 +168,18 @@ async def _facts_layer(db: Database, ns: Namespace, query: str, result: Recall,
     words = _stems(query)
     relevant = [p for p in candidates if p.fact and _stems(
         f"{p.fact.predicate.replace('_', ' ')} {p.fact.object}") & words]
-    result.offer(step, relevant + [p for p in candidates if p not in relevant])
-    step.reason += f" ({len(relevant)} bear on the question)"
-    return len(relevant)
+    step = Step("facts", True, "current facts about " + ", ".join(e.name for e in linked)
+                + f" ({len(relevant)} bear on the question)")
+    return (Layer(step, relevant + [p for p in candidates if p not in relevant]), list(linked),
+            len(relevant))
 
 
-async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, found_facts: int,
-                          result: Recall, embedder: Embedder | None) -> None:
-    if result.time_range is not None:
-        reason = f"the query refers to a time: {result.time_range.expression!r}"
-    elif _DETAIL.search(query.text):
-        reason = "the query asks for detail"
-    elif found_facts == 0:
-        reason = "no fact bears on the question: searching the episodes"
-    else:
-        result.plan.append(Step("episodes", False, "facts answer it; no time or detail asked"))
-        return
-    step = Step("episodes", True, reason)
-    result.plan.append(step)
+async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, reason: str,
+                          embedder: Embedder | None) -> Layer:
     found = await search(db, ns, query, embedder)
-    result.offer(step, [Piece("episodes", _episode_line(h.episode), tokens.count(
-        _episode_line(h.episode)), episode=h.episode) for h in found.hits if h.episode])
+    lines = [(h.episode, _episode_line(h.episode)) for h in found.hits if h.episode]
+    return Layer(Step("episodes", True, reason), [
+        Piece("episodes", line, tokens.count(line), episode=episode) for episode, line in lines])
 
 
 async def _link_entities(db: Database, ns: Namespace, query: str) -> dict[Entity, int]:
