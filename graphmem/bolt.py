@@ -13,11 +13,16 @@ Two costs of the driver (neo4j 6.1) that graphmem measured on its hot paths and 
   to the driver only (``timeutil.to_native``), so ``install_fast_utc`` adds a direct path for
   ``datetime`` in ``datetime.UTC`` that builds the same Bolt structure, and leaves every
   other value to the driver. ``tests/test_bolt.py`` checks it against the driver's own.
+- Unpacking one costs 43 µs the same way, and a page of 50 facts carries about 200: a third
+  of a fact lookup. An instant stored in UTC to the microsecond (all graphmem writes) now
+  comes back as a ``datetime`` in ``datetime.UTC`` in under 1 µs; any other (a time zone, a
+  local time, nanoseconds) is still the driver's ``neo4j.time.DateTime``.
+  ``timeutil.parse_stored_datetime`` takes either.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -61,12 +66,13 @@ def _mask(value: Any) -> Any:
 
 
 def install_fast_utc() -> None:
-    """Give the driver's Bolt 5 packer a direct path for UTC ``datetime`` values (once)."""
+    """Give the driver's Bolt 5 codec direct paths for UTC ``datetime`` values, both ways
+    (once, before the driver opens connections: each takes the functions when it opens)."""
     from neo4j._codec.hydration.v2 import temporal
 
-    driver_own = temporal.dehydrate_datetime
-    if getattr(driver_own, "graphmem_fast_utc", False):
+    if getattr(temporal.dehydrate_datetime, "graphmem_fast_utc", False):
         return
+    pack, unpack = temporal.dehydrate_datetime, temporal.hydrate_datetime
 
     def dehydrate_datetime(value: Any) -> Any:
         if type(value) is datetime and value.tzinfo is UTC:
@@ -74,8 +80,15 @@ def install_fast_utc() -> None:
             # Bolt 5 "I": seconds since the epoch in UTC, nanoseconds, offset in seconds.
             return temporal.Structure(b"I", since.days * 86_400 + since.seconds,
                                       since.microseconds * 1_000, 0)
-        return driver_own(value)
+        return pack(value)
 
-    dehydrate_datetime.graphmem_fast_utc = True  # type: ignore[attr-defined]
-    dehydrate_datetime.__wrapped__ = driver_own  # type: ignore[attr-defined]
+    def hydrate_datetime(seconds: int, nanoseconds: int, tz: Any = None) -> Any:
+        if tz == 0 and type(tz) is int and nanoseconds % 1_000 == 0:
+            return _EPOCH + timedelta(seconds=seconds, microseconds=nanoseconds // 1_000)
+        return unpack(seconds, nanoseconds, tz)
+
+    for fast, own in ((dehydrate_datetime, pack), (hydrate_datetime, unpack)):
+        fast.graphmem_fast_utc = True  # type: ignore[attr-defined]
+        fast.__wrapped__ = own  # type: ignore[attr-defined]
     temporal.dehydrate_datetime = dehydrate_datetime
+    temporal.hydrate_datetime = hydrate_datetime

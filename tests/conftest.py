@@ -8,12 +8,13 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from neo4j import Record
 from starlette.applications import Starlette
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,12 +26,29 @@ os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
 # Tests run pipeline jobs themselves (a Worker, or `wait: true`), so no pool races them.
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
+from graphmem import db as db_module  # noqa: E402
 from graphmem import migrations  # noqa: E402
 from graphmem.app import create_app  # noqa: E402
 from graphmem.auth import create_key  # noqa: E402
 from graphmem.config import Settings, get_settings  # noqa: E402
 from graphmem.db import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def rows_are_plain() -> Iterator[None]:
+    """``db.plain`` skips the driver's recursive ``Record.data()`` on the word that statements
+    never return graph objects nested in lists or maps; every row the suite reads checks it."""
+    shortcut = db_module.plain
+
+    def checked(record: Record) -> dict[str, Any]:
+        row = shortcut(record)
+        assert row == record.data(), f"a graph object nested in a row: {record.keys()}"
+        return row
+
+    db_module.plain = checked
+    yield
+    db_module.plain = shortcut
 
 
 @pytest.fixture(scope="session")

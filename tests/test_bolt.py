@@ -6,12 +6,14 @@ from __future__ import annotations
 import logging
 import random
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from neo4j._codec.hydration.v2 import temporal
 
 from graphmem import bolt
 from graphmem.db import Database
+from graphmem.timeutil import parse_stored_datetime
 
 
 def _driver_own(value: datetime) -> tuple[bytes, tuple[object, ...]]:
@@ -45,13 +47,38 @@ def test_other_datetimes_are_left_to_the_driver(value: datetime) -> None:
     assert (packed.tag, tuple(packed.fields)) == _driver_own(value)
 
 
+def test_fast_utc_unpacking_gives_the_same_instant_as_the_driver() -> None:
+    bolt.install_fast_utc()
+    own = temporal.hydrate_datetime.__wrapped__  # type: ignore[attr-defined]
+    rng = random.Random(11)
+    for _ in range(5000):
+        seconds = rng.randrange(-62_135_596_800, 253_402_300_799)  # years 1 to 9999
+        micros = rng.randrange(1_000_000)
+        fast = temporal.hydrate_datetime(seconds, micros * 1_000, 0)
+        assert type(fast) is datetime and fast.tzinfo is UTC
+        assert fast == own(seconds, micros * 1_000, 0).to_native(), (seconds, micros)
+
+
+@pytest.mark.parametrize("fields", [
+    (0, 1, 0),  # a nanosecond: a datetime would drop it
+    (0, 0, 7200),  # an offset
+    (0, 0, "Europe/Lisbon"),  # a zone name
+    (0, 0, None),  # a local datetime
+])
+def test_other_stored_datetimes_are_unpacked_by_the_driver(fields: tuple[Any, ...]) -> None:
+    bolt.install_fast_utc()
+    assert type(temporal.hydrate_datetime(*fields)) is not datetime
+
+
 async def test_utc_instants_round_trip_and_compare_in_cypher(db: Database) -> None:
     moon = datetime(1969, 7, 20, 20, 17, 40, 123_456, tzinfo=UTC)
     records, _, _ = await db.driver.execute_query(
-        "RETURN $t AS t, $t = datetime('1969-07-20T20:17:40.123456Z') AS same",
+        "RETURN $t AS t, $t = datetime('1969-07-20T20:17:40.123456Z') AS same, "
+        "datetime('2026-05-01T09:30:00+02:00') AS zoned",
         bolt.masked({"t": moon}), database_=db.name)
     assert records[0]["same"] is True
-    assert records[0]["t"].to_native() == moon
+    assert records[0]["t"] == moon and records[0]["t"].tzinfo is UTC
+    assert parse_stored_datetime(records[0]["zoned"]) == datetime(2026, 5, 1, 7, 30, tzinfo=UTC)
 
 
 async def test_masked_parameters_reach_neo4j_unchanged(db: Database) -> None:
@@ -61,7 +88,6 @@ async def test_masked_parameters_reach_neo4j_unchanged(db: Database) -> None:
         "RETURN $rows AS rows, $map AS map, $text AS text, $n AS n, $none AS none",
         bolt.masked(sent), database_=db.name)
     got = records[0].data()
-    got["rows"][0]["at"] = got["rows"][0]["at"].to_native()
     assert got == sent
 
 

@@ -25,6 +25,7 @@ from graphmem.db import Database
 from graphmem.errors import GraphmemError
 from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
+from graphmem.timeutil import maybe_datetime
 from tests.api.test_facts import edges_and_statements
 from tests.conftest import delete_namespace
 
@@ -145,4 +146,4 @@ async def _rows(db: Database, query: str, ns: str) -> list[dict[str, Any]]:
 
 
 def _dt(value: Any) -> datetime | None:
-    return None if value is None else value.to_native()
+    return maybe_datetime(value)
