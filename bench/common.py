@@ -4,6 +4,7 @@ wrote, so runs do not pile up."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -14,8 +15,19 @@ from graphmem.app import create_app
 from graphmem.auth import create_key
 from graphmem.config import Settings
 from graphmem.db import Database
+from graphmem.local_neo4j import LocalNeo4j
 
 GraphQL = Callable[..., Awaitable[dict[str, Any]]]
+
+
+def fresh_local_neo4j(server: LocalNeo4j) -> LocalNeo4j:
+    """Start ``server`` on an empty store. A reused one carries the Lucene tombstones of
+    earlier runs' deleted nodes, and its vector queries slow down: 4.5 ms became 19.7 ms for
+    the same raw query after one experiment's 15,000 embedded nodes were deleted."""
+    server.stop()
+    shutil.rmtree(server.home / "data", ignore_errors=True)
+    server.start()
+    return server
 
 
 @asynccontextmanager

@@ -19,7 +19,6 @@ import asyncio
 import json
 import logging
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -36,7 +35,7 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27476")
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
-from common import delete_namespaces, serving  # noqa: E402  (bench/ is the script's directory)
+from common import delete_namespaces, fresh_local_neo4j, serving  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem import embeddings, logs  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
@@ -73,10 +72,7 @@ def pct(samples: list[float], q: float) -> float:
 
 async def graphmem_side(work: dict[str, Any], batch: int) -> dict[str, float]:
     settings = get_settings()
-    server = LocalNeo4j.from_settings(settings)
-    server.stop()
-    shutil.rmtree(server.home / "data", ignore_errors=True)
-    server.start()
+    server = fresh_local_neo4j(LocalNeo4j.from_settings(settings))
     db = await connect(settings)
     ns = f"bench/graphiti-{uuid.uuid4().hex[:8]}"
     async with serving(settings, db, "bench-graphiti") as gql:
@@ -119,10 +115,8 @@ def graphiti_venv() -> Path:
 def graphiti_side(work: dict[str, Any], batch: int) -> dict[str, float]:
     base = get_settings()
     home = ROOT / ".graphmem" / "bench-graphiti" / "neo4j"
-    shutil.rmtree(home / "data", ignore_errors=True)  # a clean graph every run
-    server = LocalNeo4j(home=home, bolt_port=27688, http_port=27475, heap=base.local_heap,
-                        pagecache=base.local_pagecache)
-    server.start()
+    server = fresh_local_neo4j(LocalNeo4j(home=home, bolt_port=27688, http_port=27475,
+                                          heap=base.local_heap, pagecache=base.local_pagecache))
     try:
         done = subprocess.run(
             [str(graphiti_venv()), str(ROOT / "bench" / "graphiti_side.py"),

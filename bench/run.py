@@ -10,6 +10,7 @@ Reads: fact lookup, entity neighbourhood, 2-hop traversal and provenance through
 the equivalent Cypher. Memory: the resident size of this process, which hosts the service.
 Retrieval: `search` and `recall` through GraphQL vs one raw vector-index query.
 Both sides write two untimed batches first (a fresh Neo4j is slow on its first statements).
+The bench Neo4j starts from an empty store every run (see `common.fresh_local_neo4j`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")  # measure the service, not it
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")  # no pipeline worker polling beside the runs
 
-from common import GraphQL, delete_namespaces, serving  # noqa: E402  (bench/ is the script's directory)
+from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem import embeddings, metrics  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
@@ -164,7 +165,11 @@ def pct(samples: list[float], q: float) -> float:
 
 async def bench(args: argparse.Namespace) -> None:
     settings = get_settings()
-    LocalNeo4j.from_settings(settings).start()
+    server = LocalNeo4j.from_settings(settings)
+    if args.keep_store:
+        server.start()
+    else:
+        fresh_local_neo4j(server)
     db = await connect(settings)
     ns_api, ns_raw = f"bench/{uuid.uuid4().hex[:8]}", f"bench/{uuid.uuid4().hex[:8]}-raw"
     async with serving(settings, db, "bench") as gql:
@@ -334,6 +339,8 @@ def main() -> None:
     parser.add_argument("--lookups", type=int, default=300)
     parser.add_argument("--facts", type=int, default=2000)
     parser.add_argument("--searches", type=int, default=200)
+    parser.add_argument("--keep-store", action="store_true",
+                        help="reuse the bench Neo4j's store instead of starting empty")
     asyncio.run(bench(parser.parse_args()))
 
 

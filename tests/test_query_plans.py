@@ -40,7 +40,10 @@ PER_TURN = [
     "facts/add_evidence", "facts/believed", "facts/by_ids", "facts/create", "facts/end",
     "facts/evidence_lookup", "facts/links", "facts/provenance", "facts/supersede",
     "facts/timeline", "conflicts/open", "traversal/hop", "search/retrieve",
-    "search/expand", "search/load",
+    "search/expand", "search/load", "summaries/mark_stale", "summaries/of_episodes",
+    "conflicts/settle_orphaned", "jobs/enqueue_summaries",
+    # the workers' own, every job
+    "jobs/claim", "jobs/by_ids", "jobs/episodes", "jobs/finish",
 ]
 NAMESPACE_WIDE_SEEK = re.compile(r"INDEX \w+:\w+\(ns\) WHERE")
 NAMES = sorted(p.relative_to(cypher_root()).with_suffix("").as_posix()

@@ -4,12 +4,15 @@
 // A namespace's jobs run one at a time and in the order they were queued (a job backing off
 // holds back the later ones): one user's memory changes in the order it was told, while
 // namespaces run in parallel. A job asked for by id (`wait: true`) may pass queued ones, but
-// never runs beside another job of its namespace.
+// never runs beside another job of its namespace. Both checks seek (ns, state): a namespace's
+// finished jobs pile up, and reading them all on every claim would grow without bound.
 MATCH (j:Job {state: 'queued'})
 WHERE j.not_before <= $now AND ($id IS NULL OR j.id = $id)
-  AND NOT EXISTS { MATCH (:Job {ns: j.ns, state: 'running'}) }
+  AND NOT EXISTS { MATCH (running:Job {ns: j.ns, state: 'running'})
+                   USING INDEX running:Job(ns, state) }
   AND ($id IS NOT NULL OR NOT EXISTS {
-        MATCH (earlier:Job {ns: j.ns, state: 'queued'}) WHERE earlier.created_at < j.created_at })
+        MATCH (earlier:Job {ns: j.ns, state: 'queued'}) USING INDEX earlier:Job(ns, state)
+        WHERE earlier.created_at < j.created_at })
 WITH j ORDER BY j.not_before, j.created_at, j.id LIMIT 1
 SET j._lock = true
 WITH j, j.state = 'queued' AS free

@@ -7,7 +7,7 @@ UNWIND $session_ids AS session_id
 MATCH (s:Session {ns: $ns, session_id: session_id})
 WHERE (s.last_seq - coalesce(s.summarized_seq, 0) >= $every_episodes
        OR coalesce(s.pending_tokens, 0) >= $every_tokens)
-  AND NOT EXISTS { MATCH (:Job {ns: $ns, state: 'queued'})-[:FOR_SESSION]->(s) }
+  AND NOT EXISTS { MATCH (s)<-[:FOR_SESSION]-(j) WHERE j.state = 'queued' }  // j: a Job
 CREATE (j:Job {id: 'job_' + replace(randomUUID(), '-', ''), ns: $ns,
                kind: 'summarize_session', session_id: session_id, state: 'queued',
                attempts: 0, not_before: $now, created_at: $now, updated_at: $now})

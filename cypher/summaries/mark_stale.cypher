@@ -1,10 +1,22 @@
 // Summaries become stale when what they cover or cite changes (erasure, supersession,
-// retraction), including summaries built on top of them.
-OPTIONAL MATCH (direct:Summary {ns: $ns})-[:SUMMARIZES|CITES]->(changed)
-WHERE changed.id IN $changed_ids
+// retraction), including summaries built on top of them. The walk starts from the changed
+// facts or episodes (by id), not from the namespace's summaries.
+UNWIND $changed_ids AS changed_id
+CALL (changed_id) {
+  MATCH (changed:Fact {id: changed_id}) USING INDEX changed:Fact(id)
+  WHERE changed.ns = $ns
+  RETURN changed
+  UNION
+  MATCH (changed:Episode {id: changed_id}) USING INDEX changed:Episode(id)
+  WHERE changed.ns = $ns
+  RETURN changed
+}
+OPTIONAL MATCH (direct)-[:SUMMARIZES|CITES]->(changed)  // direct: a Summary, by type
+WHERE direct.ns = $ns
 WITH collect(DISTINCT direct) AS directs
 UNWIND directs AS d
-OPTIONAL MATCH (above:Summary {ns: $ns})-[:SUMMARIZES*1..]->(d)
+OPTIONAL MATCH (above)-[:SUMMARIZES*1..]->(d)
+WHERE above.ns = $ns
 WITH directs, collect(DISTINCT above) AS aboves
 UNWIND directs + aboves AS s
 WITH DISTINCT s WHERE s IS NOT NULL AND NOT s.stale
