@@ -169,6 +169,8 @@ async def _retrieve(db: Database, ns: Namespace, query: SearchQuery, lucene: dic
 
     The vector indexes span namespaces: a list left short by other namespaces' (or filtered)
     nodes is fetched again, further out."""
+    if not lucene and vector is None:
+        return []
     limit = query.limit * 2
     params = {"limit": limit, "min_score": (1 + query.min_similarity) / 2,  # Neo4j: 0..1
               **filters}
