@@ -5,7 +5,7 @@ CREATE (conflict:Conflict {id: c.id, ns: $ns, status: 'open', created_at: $now})
 WITH conflict, c
 CALL (conflict, c) {
   UNWIND c.fact_ids AS fact_id
-  MATCH (f:Fact {ns: $ns, id: fact_id})-[:SUBJECT]->(s) USING INDEX f:Fact(id)
+  MATCH (f:Fact {ns: $ns, id: fact_id})-[:SUBJECT]->(s) USING INDEX SEEK f:Fact(id)
   CREATE (conflict)-[:CANDIDATE]->(f)
   SET f.status = 'disputed', conflict.subject = f.subject, conflict.predicate = f.predicate
   WITH f, s

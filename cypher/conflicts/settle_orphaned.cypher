@@ -4,7 +4,7 @@
 CALL () {
   // The open conflicts through the (ns, status, created_at) index: a namespace's resolved
   // conflicts pile up, and the (ns) index would read them all.
-  MATCH (c:Conflict {ns: $ns, status: 'open'}) USING INDEX c:Conflict(ns, status, created_at)
+  MATCH (c:Conflict {ns: $ns, status: 'open'}) USING INDEX SEEK c:Conflict(ns, status, created_at)
   WHERE c.created_at IS NOT NULL
   CALL (c) {
     OPTIONAL MATCH (c)-[:CANDIDATE]->(a:Fact), (c)-[:CANDIDATE]->(b:Fact)

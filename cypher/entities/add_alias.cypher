@@ -1,9 +1,9 @@
 // Make another name resolve to an entity. Refused (no row) when the alias already names an
 // entity or belongs to another one.
-MATCH (e:Entity {ns: $ns, id: $id}) USING INDEX e:Entity(id)
-OPTIONAL MATCH (taken:Entity {ns: $ns, key: $key}) USING INDEX taken:Entity(ns, key)
+MATCH (e:Entity {ns: $ns, id: $id}) USING INDEX SEEK e:Entity(id)
+OPTIONAL MATCH (taken:Entity {ns: $ns, key: $key}) USING INDEX SEEK taken:Entity(ns, key)
 OPTIONAL MATCH (alias:Alias {ns: $ns, key: $key})-[:ALIAS_OF]->(owner:Entity {ns: $ns})
-  USING INDEX alias:Alias(ns, key)
+  USING INDEX SEEK alias:Alias(ns, key)
 WITH e, taken, owner
 WHERE (taken IS NULL OR taken = e) AND (owner IS NULL OR owner = e)
 MERGE (a:Alias {ns: $ns, key: $key})

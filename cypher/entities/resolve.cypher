@@ -1,7 +1,7 @@
 // Resolve names to entities: by normalised key, then by alias; create what is missing.
 UNWIND $names AS n
 OPTIONAL MATCH (alias:Alias {ns: $ns, key: n.key})-[:ALIAS_OF]->(aliased:Entity {ns: $ns})
-  USING INDEX alias:Alias(ns, key)
+  USING INDEX SEEK alias:Alias(ns, key)
 CALL (n, aliased) {
   WITH n, aliased WHERE aliased IS NULL
   MERGE (e:Entity {ns: $ns, key: n.key})

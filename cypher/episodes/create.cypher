@@ -5,7 +5,7 @@ SET e = row, e.ns = $ns
 WITH e
 CALL (e) {
   WITH e WHERE e.session_id IS NOT NULL
-  MATCH (s:Session {ns: $ns, session_id: e.session_id}) USING INDEX s:Session(ns, session_id)
+  MATCH (s:Session {ns: $ns, session_id: e.session_id}) USING INDEX SEEK s:Session(ns, session_id)
   CREATE (e)-[:IN_SESSION]->(s)
 }
 RETURN count(e) AS created

@@ -7,17 +7,17 @@
 UNWIND $sessions AS sess
 CALL (sess) {
   MATCH (p:Episode {ns: $ns, session_id: sess.session_id})
-  USING INDEX p:Episode(ns, session_id, occurred_at)
+  USING INDEX SEEK p:Episode(ns, session_id, occurred_at)
   WHERE p.occurred_at < sess.earliest
   WITH p.occurred_at AS at ORDER BY at DESC LIMIT 1  // index entries only, no node reads
   MATCH (p:Episode {ns: $ns, session_id: sess.session_id, occurred_at: at})
-  USING INDEX p:Episode(ns, session_id, occurred_at)
+  USING INDEX SEEK p:Episode(ns, session_id, occurred_at)
   WITH p ORDER BY p.seq DESC LIMIT 1
   RETURN collect(p) AS head
 }
 CALL (sess) {
   MATCH (t:Episode {ns: $ns, session_id: sess.session_id})
-  USING INDEX t:Episode(ns, session_id, occurred_at)
+  USING INDEX SEEK t:Episode(ns, session_id, occurred_at)
   WHERE t.occurred_at >= sess.earliest
   WITH t ORDER BY t.occurred_at, t.seq
   RETURN collect(t) AS tail

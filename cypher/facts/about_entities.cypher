@@ -4,7 +4,7 @@
 UNWIND $entity_ids AS entity_id
 CALL (entity_id) {
   MATCH (e:Entity {ns: $ns, id: entity_id})<-[role:SUBJECT|OBJECT]-(f)  // f: a Fact, by type
-  USING INDEX e:Entity(id)
+  USING INDEX SEEK e:Entity(id)
   WHERE f.ns = $ns AND f.retracted_at IS NULL
     AND (f.valid_from IS NULL OR f.valid_from <= $now) AND (f.valid_to IS NULL OR f.valid_to > $now)
   RETURN role, f

@@ -3,12 +3,12 @@
 CALL () {
   UNWIND $keys AS k
   MATCH (subject:Entity {ns: $ns, id: k.subject_id})<-[:SUBJECT]-(f)  // f: a Fact, by type
-  USING INDEX subject:Entity(id)
+  USING INDEX SEEK subject:Entity(id)
   WHERE f.ns = $ns AND f.predicate = k.predicate AND f.retracted_at IS NULL
   RETURN f
   UNION
   UNWIND $identities AS identity
-  MATCH (f:Fact {ns: $ns, identity: identity}) USING INDEX f:Fact(ns, identity)
+  MATCH (f:Fact {ns: $ns, identity: identity}) USING INDEX SEEK f:Fact(ns, identity)
   WHERE f.retracted_at IS NULL
   RETURN f
 }

@@ -2,9 +2,9 @@
 // validated before — plus one (:Fact) statement node carrying the record and provenance.
 // A fact created already superseded (a late, weaker claim) is history from the start.
 UNWIND $facts AS f
-MATCH (s:Entity {ns: $ns, id: f.subject_id}) USING INDEX s:Entity(id)
-OPTIONAL MATCH (oe:Entity {ns: $ns, id: f.object_id}) USING INDEX oe:Entity(id)
-OPTIONAL MATCH (ov:Value {ns: $ns, id: f.object_id}) USING INDEX ov:Value(id)
+MATCH (s:Entity {ns: $ns, id: f.subject_id}) USING INDEX SEEK s:Entity(id)
+OPTIONAL MATCH (oe:Entity {ns: $ns, id: f.object_id}) USING INDEX SEEK oe:Entity(id)
+OPTIONAL MATCH (ov:Value {ns: $ns, id: f.object_id}) USING INDEX SEEK ov:Value(id)
 WITH f, s, coalesce(oe, ov) AS o
 CREATE (fact:Fact:EmbedPending {
   id: f.id, ns: $ns, identity: f.identity, subject: f.subject, predicate: f.predicate,
@@ -22,7 +22,7 @@ SET edge.fact_id = f.id, edge.valid_from = f.valid_from, edge.valid_to = f.valid
 WITH fact, f
 CALL (fact, f) {
   UNWIND f.evidence AS episode_id
-  MATCH (ep:Episode {ns: $ns, id: episode_id}) USING INDEX ep:Episode(id)
+  MATCH (ep:Episode {ns: $ns, id: episode_id}) USING INDEX SEEK ep:Episode(id)
   CREATE (fact)-[:EVIDENCED_BY {at: $now}]->(ep)
 }
 RETURN count(fact) AS created

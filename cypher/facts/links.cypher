@@ -1,7 +1,7 @@
 // How each fact relates to the others (DataLoader): what it superseded and what superseded
 // it (with strategy, reason, when, by whom), the version it narrows, its open conflicts.
 UNWIND $fact_ids AS fact_id
-MATCH (f:Fact {ns: $ns, id: fact_id}) USING INDEX f:Fact(id)
+MATCH (f:Fact {ns: $ns, id: fact_id}) USING INDEX SEEK f:Fact(id)
 CALL (f) {
   OPTIONAL MATCH (f)-[l:SUPERSEDES]->(older:Fact)
   WITH l, older ORDER BY l.at DESC

@@ -1,8 +1,8 @@
 // Facts matching a filter, believed as of $as_of and valid at $valid_at (either may be null:
 // no filter on that axis), newest first, after a keyset cursor.
-OPTIONAL MATCH (s:Entity {ns: $ns, key: $subject_key}) USING INDEX s:Entity(ns, key)
+OPTIONAL MATCH (s:Entity {ns: $ns, key: $subject_key}) USING INDEX SEEK s:Entity(ns, key)
 OPTIONAL MATCH (alias:Alias {ns: $ns, key: $subject_key})-[:ALIAS_OF]->(sa:Entity {ns: $ns})
-  USING INDEX alias:Alias(ns, key)
+  USING INDEX SEEK alias:Alias(ns, key)
 WITH coalesce(s, sa) AS subject
 WHERE $subject_key IS NULL OR subject IS NOT NULL
 CALL (subject) {

@@ -1,7 +1,7 @@
 // The audit of one fact: citing summaries and the supersession chain in both directions.
 // Nodes reached from the fact carry no label here (the relationship types imply it), so the
 // planner walks out from the fact instead of seeking the whole namespace's facts and joining.
-MATCH (f:Fact {ns: $ns, id: $id}) USING INDEX f:Fact(id)
+MATCH (f:Fact {ns: $ns, id: $id}) USING INDEX SEEK f:Fact(id)
 CALL (f) {
   UNWIND [(sum)-[:CITES]->(f) WHERE sum.ns = $ns | sum] AS sum
   RETURN collect(DISTINCT sum {.*, embedding: null}) AS summaries

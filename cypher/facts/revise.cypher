@@ -2,7 +2,7 @@
 // statement, evidence and edge type, linked (new)-[:REVISES]->(old). A revision of a
 // disputed fact joins its open conflicts (and is disputed too).
 UNWIND $revisions AS r
-MATCH (old:Fact {ns: $ns, id: r.of})-[:SUBJECT]->(s) USING INDEX old:Fact(id)
+MATCH (old:Fact {ns: $ns, id: r.of})-[:SUBJECT]->(s) USING INDEX SEEK old:Fact(id)
 MATCH (old)-[:OBJECT]->(o)
 MATCH (s)-[old_edge {fact_id: old.id}]->(o)
 CREATE (fact:Fact:EmbedPending)

@@ -9,9 +9,9 @@
 MATCH (j:Job {state: 'queued'})
 WHERE j.not_before <= $now AND ($id IS NULL OR j.id = $id)
   AND NOT EXISTS { MATCH (running:Job {ns: j.ns, state: 'running'})
-                   USING INDEX running:Job(ns, state) }
+                   USING INDEX SEEK running:Job(ns, state) }
   AND ($id IS NOT NULL OR NOT EXISTS {
-        MATCH (earlier:Job {ns: j.ns, state: 'queued'}) USING INDEX earlier:Job(ns, state)
+        MATCH (earlier:Job {ns: j.ns, state: 'queued'}) USING INDEX SEEK earlier:Job(ns, state)
         WHERE earlier.created_at < j.created_at })
 WITH j ORDER BY j.not_before, j.created_at, j.id LIMIT 1
 SET j._lock = true

@@ -5,11 +5,11 @@ CREATE (j:Job {id: $id, ns: $ns, kind: $kind, session_id: $session_id, state: 'q
 WITH j
 CALL (j) {
   UNWIND $episode_ids AS episode_id
-  MATCH (e:Episode {ns: $ns, id: episode_id}) USING INDEX e:Episode(id)
+  MATCH (e:Episode {ns: $ns, id: episode_id}) USING INDEX SEEK e:Episode(id)
   CREATE (j)-[:CONCERNS]->(e)
 }
 CALL (j) {
-  MATCH (s:Session {ns: $ns, session_id: $session_id}) USING INDEX s:Session(ns, session_id)
+  MATCH (s:Session {ns: $ns, session_id: $session_id}) USING INDEX SEEK s:Session(ns, session_id)
   CREATE (j)-[:FOR_SESSION]->(s)
 }
 RETURN j {.*} AS job

@@ -2,7 +2,7 @@
 // The evidence episodes of fact hits ($fact_ids).
 CALL () {
   UNWIND $fact_ids AS fact_id
-  MATCH (f:Fact {ns: $ns, id: fact_id})-[:EVIDENCED_BY]->(e) USING INDEX f:Fact(id)
+  MATCH (f:Fact {ns: $ns, id: fact_id})-[:EVIDENCED_BY]->(e) USING INDEX SEEK f:Fact(id)
   WHERE e.ns = $ns  // e: an Episode, by type
   RETURN collect({via: fact_id, id: e.id}) AS from_facts
 }
@@ -11,7 +11,7 @@ CALL () {
 CALL () {
   UNWIND $entity_ids AS entity_id
   CALL (entity_id) {
-    MATCH (e:Entity {ns: $ns, id: entity_id})<-[:SUBJECT|OBJECT]-(f) USING INDEX e:Entity(id)
+    MATCH (e:Entity {ns: $ns, id: entity_id})<-[:SUBJECT|OBJECT]-(f) USING INDEX SEEK e:Entity(id)
     WHERE f.ns = $ns  // f: a Fact, by type
       AND ($history OR (f.retracted_at IS NULL
            AND (f.valid_from IS NULL OR f.valid_from <= $valid_at)
@@ -25,7 +25,7 @@ CALL () {
 // On request, the turns just before and after episode hits in their session ($episode_ids).
 CALL () {
   UNWIND $episode_ids AS episode_id
-  MATCH (e:Episode {ns: $ns, id: episode_id}) USING INDEX e:Episode(id)
+  MATCH (e:Episode {ns: $ns, id: episode_id}) USING INDEX SEEK e:Episode(id)
   OPTIONAL MATCH (before)-[:NEXT]->(e)
   OPTIONAL MATCH (e)-[:NEXT]->(after)
   UNWIND [x IN [before, after] WHERE x IS NOT NULL] AS neighbour

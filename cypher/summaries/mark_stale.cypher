@@ -3,12 +3,10 @@
 // facts or episodes (by id), not from the namespace's summaries.
 UNWIND $changed_ids AS changed_id
 CALL (changed_id) {
-  MATCH (changed:Fact {id: changed_id}) USING INDEX changed:Fact(id)
-  WHERE changed.ns = $ns
+  MATCH (changed:Fact {ns: $ns, id: changed_id}) USING INDEX SEEK changed:Fact(id)
   RETURN changed
   UNION
-  MATCH (changed:Episode {id: changed_id}) USING INDEX changed:Episode(id)
-  WHERE changed.ns = $ns
+  MATCH (changed:Episode {ns: $ns, id: changed_id}) USING INDEX SEEK changed:Episode(id)
   RETURN changed
 }
 OPTIONAL MATCH (direct)-[:SUMMARIZES|CITES]->(changed)  // direct: a Summary, by type

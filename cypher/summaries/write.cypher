@@ -7,17 +7,17 @@ CREATE (s:Summary:EmbedPending {
 WITH s
 CALL (s) {
   UNWIND $episode_ids AS covered_id
-  MATCH (e:Episode {ns: $ns, id: covered_id}) USING INDEX e:Episode(id)
+  MATCH (e:Episode {ns: $ns, id: covered_id}) USING INDEX SEEK e:Episode(id)
   CREATE (s)-[:SUMMARIZES]->(e)
 }
 CALL (s) {
   UNWIND $summary_ids AS covered_id
-  MATCH (c:Summary {ns: $ns, id: covered_id}) USING INDEX c:Summary(id)
+  MATCH (c:Summary {ns: $ns, id: covered_id}) USING INDEX SEEK c:Summary(id)
   CREATE (s)-[:SUMMARIZES]->(c)
 }
 CALL (s) {
   UNWIND $fact_ids AS cited_id
-  MATCH (f:Fact {ns: $ns, id: cited_id}) USING INDEX f:Fact(id)
+  MATCH (f:Fact {ns: $ns, id: cited_id}) USING INDEX SEEK f:Fact(id)
   CREATE (s)-[:CITES]->(f)
 }
 RETURN s {.*, embedding: null} AS summary

@@ -1,10 +1,10 @@
 // One breadth-first hop along fact edges from a frontier of entity or value ids.
 UNWIND $frontier AS node_id
 CALL (node_id) {
-  MATCH (n:Entity {ns: $ns, id: node_id}) USING INDEX n:Entity(id)
+  MATCH (n:Entity {ns: $ns, id: node_id}) USING INDEX SEEK n:Entity(id)
   RETURN n
   UNION
-  MATCH (n:Value {ns: $ns, id: node_id}) USING INDEX n:Value(id)
+  MATCH (n:Value {ns: $ns, id: node_id}) USING INDEX SEEK n:Value(id)
   RETURN n
 }
 MATCH (n)-[r]-(m)
@@ -21,6 +21,6 @@ WITH DISTINCT r, m
 // statement node: a hub's thousands of edges cost a sort, not thousands of lookups.
 ORDER BY r.valid_from DESC, r.fact_id
 LIMIT $limit
-MATCH (fact:Fact {ns: $ns, id: r.fact_id}) USING INDEX fact:Fact(id)
+MATCH (fact:Fact {ns: $ns, id: r.fact_id}) USING INDEX SEEK fact:Fact(id)
 RETURN fact {.*, embedding: null} AS fact, startNode(r).id AS from_id, endNode(r).id AS to_id,
        m {.id, .name, .type, .datatype, .key, entity: m:Entity} AS neighbour

@@ -12,6 +12,7 @@ from graphmem import episodes as domain
 from graphmem import provenance, redaction, summaries
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
+from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.errors import InvalidInput
 from graphmem.namespaces import Namespace
@@ -78,6 +79,7 @@ class Episode:
         return [Summary.of(s) for s in await loader.load(str(self.id))]
 
 
+@batch_input
 @strawberry.input(description="An episode to record. Give `externalId` to make retries safe.")
 class EpisodeInput:
     content: str = strawberry.field(description="The full content (never truncated).")

@@ -11,6 +11,7 @@ from graphmem import fact_changes, facts_model, provenance, verification
 from graphmem import facts as domain
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
+from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.namespaces import Namespace
 from graphmem.pagination import batch_size, page_size
@@ -168,6 +169,7 @@ class LiteralInput:
         return domain.Literal(self.string, self.number, self.boolean, self.date)
 
 
+@batch_input
 @strawberry.input(description="A fact to assert. Give `object` (an entity name) or `value` (a "
                               "literal), not both.")
 class FactInput:
