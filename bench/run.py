@@ -3,13 +3,15 @@
     bin/bench [--episodes 5000] [--facts 2000] [--batch 500] [--lookups 300] [--searches 200]
 
 Ingest: `recordEpisodes` through the real GraphQL app (in-process ASGI, so no socket cost is
-counted on either side) vs raw `UNWIND … CREATE` of the same rows through the driver.
+counted on either side) vs raw `UNWIND … CREATE` of the same rows through the driver; once
+as `serve` runs (the embedding worker in the same process, on the same CPUs) and once on the
+write path alone (no embedder: the raw side embeds nothing either).
 Facts: `assertFacts` (with evidence) vs raw `UNWIND` writing the same edges, statement nodes
 and provenance links (no conflict resolution: the physical floor for this schema).
 Reads: fact lookup, entity neighbourhood, 2-hop traversal and provenance through GraphQL vs
 the equivalent Cypher. Memory: the resident size of this process, which hosts the service.
 Retrieval: `search` and `recall` through GraphQL vs one raw vector-index query.
-Both sides write two untimed batches first (a fresh Neo4j is slow on its first statements).
+Both sides write six untimed batches first (a fresh Neo4j is slow on its first statements).
 The bench Neo4j starts from an empty store every run (see `common.fresh_local_neo4j`).
 """
 
@@ -107,10 +109,10 @@ GQL_LOOKUP = """query($ns: String!, $s: String!, $p: String!) {
     nodes { id subject predicate object confidence status recordedAt } } }"""
 
 
-def episodes(n: int, prefix: str, about: str = "topic") -> list[dict[str, Any]]:
+def episodes(n: int, prefix: str) -> list[dict[str, Any]]:
     start = datetime(2026, 1, 1, tzinfo=UTC)
     return [{"externalId": f"{prefix}-{i}", "sessionId": f"s{i % 50}", "kind": "USER_MESSAGE",
-             "actor": "user", "content": f"message number {i} about {about} {i % 97}",
+             "actor": "user", "content": f"message number {i} about topic {i % 97}",
              "occurredAt": (start + timedelta(seconds=i)).isoformat()} for i in range(n)]
 
 
@@ -121,10 +123,9 @@ def raw_rows(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
              "recorded_at": datetime.now(UTC), "metadata": "{}"} for e in batch]
 
 
-def facts_of(indices: range, prefix: str, who: str = "person",
-             what: str = "thing") -> list[dict[str, Any]]:
+def facts_of(indices: range, prefix: str) -> list[dict[str, Any]]:
     """People liking things, each evidenced by the episode of the same number."""
-    return [{"subject": f"{who} {i % 100}", "predicate": "likes", "object": f"{what} {i % 37}",
+    return [{"subject": f"person {i % 100}", "predicate": "likes", "object": f"thing {i % 37}",
              "evidence": [f"{prefix}-{i}"]} for i in indices]
 
 
@@ -134,23 +135,40 @@ def raw_facts_of(indices: range, prefix: str) -> list[dict[str, Any]]:
              "t": f"person {i % 100} likes thing {i % 37}"} for i in indices]
 
 
+WARM_UP_BATCHES = 6  # two were not enough: the first measured writes ran at half speed
+
+
 async def warm_up(gql: GraphQL, db: Database, batch: int) -> list[str]:
-    """Two untimed batches of each write on both sides, in namespaces of their own: a fresh
+    """Untimed batches of each write on both sides, in namespaces of their own: a fresh
     Neo4j plans and compiles its first statements slowly, and without this the side that
-    runs first pays for it. Returns the namespaces to delete."""
+    runs first pays for it. Returns the namespaces to delete (before anything embeds them:
+    copies of the measured texts would crowd its nearest neighbours)."""
     ns_api, ns_raw = f"bench/warm-{uuid.uuid4().hex[:8]}", f"bench/warm-{uuid.uuid4().hex[:8]}"
-    # Other words than the measured data: the vector indexes span namespaces, and copies of
-    # the measured texts would crowd its nearest neighbours (search then looks further out).
-    data = episodes(2 * batch, "warm", about="the warm-up lap")
+    data = episodes(WARM_UP_BATCHES * batch, "warm")
     for i in range(0, len(data), batch):
         await gql(GQL_RECORD, ns=ns_api, eps=data[i:i + batch])
         await db.driver.execute_query(RAW_INGEST, {"ns": ns_raw,
                                                    "rows": raw_rows(data[i:i + batch])})
-        await gql(GQL_FACTS, ns=ns_api, f=facts_of(range(i, i + batch), "warm",
-                                                   who="runner", what="lap time"))
+        await gql(GQL_FACTS, ns=ns_api, f=facts_of(range(i, i + batch), "warm"))
         await db.driver.execute_query(RAW_FACTS, {
             "ns": ns_raw, "rows": raw_facts_of(range(i, i + batch), "warm")})
     return [ns_api, ns_raw]
+
+
+async def ingest(gql: GraphQL, ns: str, prefix: str,
+                 args: argparse.Namespace) -> tuple[float, float]:
+    """`recordEpisodes`, then `assertFacts` evidenced by those episodes, in batches:
+    (episodes/s, facts/s)."""
+    data = episodes(args.episodes, prefix)
+    began = time.perf_counter()
+    for i in range(0, len(data), args.batch):
+        await gql(GQL_RECORD, ns=ns, eps=data[i:i + args.batch])
+    episodes_rate = len(data) / (time.perf_counter() - began)
+    facts = facts_of(range(min(args.facts, args.episodes)), prefix)
+    began = time.perf_counter()
+    for i in range(0, len(facts), args.batch):
+        await gql(GQL_FACTS, ns=ns, f=facts[i:i + args.batch])
+    return episodes_rate, len(facts) / (time.perf_counter() - began)
 
 
 async def timed(work: Callable[[], Awaitable[Any]], repeat: int) -> list[float]:
@@ -176,34 +194,28 @@ async def bench(args: argparse.Namespace) -> None:
         fresh_local_neo4j(server)
     db = await connect(settings)
     ns_api, ns_raw = f"bench/{uuid.uuid4().hex[:8]}", f"bench/{uuid.uuid4().hex[:8]}-raw"
-    async with serving(settings, db, "bench") as gql:
+    # The write path alone first: no embedder, so no embedding worker sharing the CPUs (the
+    # raw side embeds nothing either). Then deleted, before a worker could embed it.
+    ns_plain = f"bench/{uuid.uuid4().hex[:8]}-plain"
+    async with serving(settings.model_copy(update={"embedder": "none"}), db,
+                       "bench-plain") as gql:
         warm = await warm_up(gql, db, args.batch)
-        data = episodes(args.episodes, "api")
-        batches = [data[i:i + args.batch] for i in range(0, len(data), args.batch)]
-        began = time.perf_counter()
-        for chunk in batches:
-            await gql(GQL_RECORD, ns=ns_api, eps=chunk)
-        api_rate = len(data) / (time.perf_counter() - began)
-
-        raw = episodes(args.episodes, "raw")
-        began = time.perf_counter()
-        for i in range(0, len(raw), args.batch):
-            await db.driver.execute_query(RAW_INGEST, {"ns": ns_raw,
-                                                       "rows": raw_rows(raw[i:i + args.batch])})
-        raw_rate = len(raw) / (time.perf_counter() - began)
-
-        # Facts: people liking things, each evidenced by an episode (for provenance).
-        facts = facts_of(range(min(args.facts, args.episodes)), "api")
-        began = time.perf_counter()
-        for i in range(0, len(facts), args.batch):
-            await gql(GQL_FACTS, ns=ns_api, f=facts[i:i + args.batch])
-        facts_rate = len(facts) / (time.perf_counter() - began)
-        raw_facts = raw_facts_of(range(min(args.facts, args.episodes)), "raw")
-        began = time.perf_counter()
-        for i in range(0, len(raw_facts), args.batch):
-            await db.driver.execute_query(RAW_FACTS, {"ns": ns_raw,
-                                                      "rows": raw_facts[i:i + args.batch]})
-        raw_facts_rate = len(raw_facts) / (time.perf_counter() - began)
+        plain_rate, plain_facts_rate = await ingest(gql, ns_plain, "plain", args)
+    raw = episodes(args.episodes, "raw")
+    began = time.perf_counter()
+    for i in range(0, len(raw), args.batch):
+        await db.driver.execute_query(RAW_INGEST, {"ns": ns_raw,
+                                                   "rows": raw_rows(raw[i:i + args.batch])})
+    raw_rate = len(raw) / (time.perf_counter() - began)
+    raw_facts = raw_facts_of(range(min(args.facts, args.episodes)), "raw")
+    began = time.perf_counter()
+    for i in range(0, len(raw_facts), args.batch):
+        await db.driver.execute_query(RAW_FACTS, {"ns": ns_raw,
+                                                  "rows": raw_facts[i:i + args.batch]})
+    raw_facts_rate = len(raw_facts) / (time.perf_counter() - began)
+    await delete_namespaces(db, [ns_plain, *warm], key_name="bench-plain")
+    async with serving(settings, db, "bench") as gql:
+        api_rate, facts_rate = await ingest(gql, ns_api, "api", args)
         fact_ids = [row["id"] for row in (await db.driver.execute_query(
             "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_api}))[0]]
         raw_fact_ids = [row["id"] for row in (await db.driver.execute_query(
@@ -277,7 +289,7 @@ async def bench(args: argparse.Namespace) -> None:
         recall_samples = await timed(api_recall, args.searches)
         vector_samples = await timed(raw_vector, args.searches)
 
-        await delete_namespaces(db, [ns_api, ns_raw, *warm], key_name="bench")
+        await delete_namespaces(db, [ns_api, ns_raw], key_name="bench")
     await db.close()
 
     print(f"\ngraphmem bench — {args.episodes} episodes in batches of {args.batch}, "
@@ -285,6 +297,8 @@ async def bench(args: argparse.Namespace) -> None:
     print(f"{'operation':<34}{'graphmem':>14}{'raw Cypher':>14}{'ratio':>9}")
     print(f"{'recordEpisodes (episodes/s)':<34}{api_rate:>14.0f}{raw_rate:>14.0f}"
           f"{api_rate / raw_rate:>8.2f}x")
+    print(f"{'  write path only (no embedder)':<34}{plain_rate:>14.0f}{raw_rate:>14.0f}"
+          f"{plain_rate / raw_rate:>8.2f}x")
     for label, q in (("fact lookup p50 (ms)", 0.5), ("fact lookup p95 (ms)", 0.95)):
         api_ms, raw_ms = pct(api_samples, q), pct(raw_samples, q)
         print(f"{label:<34}{api_ms:>14.2f}{raw_ms:>14.2f}{api_ms / raw_ms:>8.2f}x")
@@ -292,6 +306,8 @@ async def bench(args: argparse.Namespace) -> None:
           f"{statistics.mean(raw_samples) * 1000:>14.2f}")
     print(f"{'assertFacts (facts/s)':<34}{facts_rate:>14.0f}{raw_facts_rate:>14.0f}"
           f"{facts_rate / raw_facts_rate:>8.2f}x")
+    print(f"{'  write path only (no embedder)':<34}{plain_facts_rate:>14.0f}"
+          f"{raw_facts_rate:>14.0f}{plain_facts_rate / raw_facts_rate:>8.2f}x")
     for label, (api_read_samples, raw_read_samples) in reads.items():
         for tag, q in (("p50", 0.5), ("p95", 0.95)):
             api_ms, raw_ms = pct(api_read_samples, q), pct(raw_read_samples, q)
