@@ -231,9 +231,11 @@ def worker(
         else:
             await run_workers(db, settings, count)
 
-    with contextlib.suppress(KeyboardInterrupt):
-        with_database(work)
-    tracing.shutdown()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            with_database(work)
+    finally:
+        tracing.shutdown()  # export the spans still queued
 
 
 @app.command("serve")

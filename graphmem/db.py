@@ -117,7 +117,7 @@ class Database:
             except UNAVAILABLE as exc:
                 raise self._retryable(exc) from exc
             finally:
-                if span is not None:  # more than one: the driver retried a transient error
+                if span is not None:  # above 1 when the driver retried a transient error
                     span.set_attribute("graphmem.attempts", attempts)
 
     async def run_schema(self, text: str, **params: Any) -> None:

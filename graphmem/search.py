@@ -154,6 +154,9 @@ _LUCENE_FIELDS = {Kind.EPISODE: (("content", 2), ("context", 1)), Kind.FACT: (("
 EXPANDED_ENTITIES = 5
 EXPANSION_PER_ENTITY = 20
 VECTOR_OVERFETCH = 10  # how much further a crowded vector list looks (see _retrieve)
+# The vector indexes are approximate (HNSW) and k also sets how wide they search: a list of
+# 20 still looks at no fewer than 50 candidates.
+VECTOR_MIN_K = 50
 
 
 def _lucene(ns: Namespace, kind: Kind, words: list[str]) -> str:
@@ -168,20 +171,21 @@ async def _retrieve(db: Database, ns: Namespace, query: SearchQuery, lucene: dic
     """(retriever, kind, ids best first) for BM25 then vector, kind by kind: one statement.
 
     The vector indexes span namespaces: a list left short by other namespaces' (or filtered)
-    nodes is fetched again, further out."""
+    nodes is fetched again, ``VECTOR_OVERFETCH`` times further out."""
     if not lucene and vector is None:
         return []
     limit = query.limit * 2
     params = {"limit": limit, "min_score": (1 + query.min_similarity) / 2,  # Neo4j: 0..1
               **filters}
     kinds = [kind.value for kind in query.kinds]
+    k = max(limit, VECTOR_MIN_K)
     row = (await db.read("search/retrieve", ns=ns, lucene=lucene, vector=vector, kinds=kinds,
-                         k=limit, **params))[0]
+                         k=k, **params))[0]
     crowded = [kind for kind in kinds
                if len(row[f"{kind}_vector"]["ids"]) < limit and row[f"{kind}_vector"]["filtered"]]
     if crowded:
         further = (await db.read("search/retrieve", ns=ns, lucene={}, vector=vector,
-                                 kinds=crowded, k=limit * VECTOR_OVERFETCH, **params))[0]
+                                 kinds=crowded, k=k * VECTOR_OVERFETCH, **params))[0]
         row.update((f"{kind}_vector", further[f"{kind}_vector"]) for kind in crowded)
     return [*(("bm25", kind, row[f"{kind.value}_bm25"]) for kind in query.kinds),
             *(("vector", kind, row[f"{kind.value}_vector"]["ids"]) for kind in query.kinds)]
@@ -192,11 +196,11 @@ async def _expand(db: Database, ns: Namespace, query: SearchQuery,
     """A fact hit brings its evidence episodes; an entity hit its newest facts; on request,
     an episode hit the turns just before and after it in its session. One statement."""
     best = {key: min(m.rank for m in hit.matches) for key, hit in hits.items()}
-    episode_ranks, fact_ranks = (
-        {i: r for (k, i), r in best.items() if k is kind} for kind in (Kind.EPISODE, Kind.FACT))
+    episode_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.EPISODE}
+    fact_ranks = {i: r for (kind, i), r in best.items() if kind is Kind.FACT}
     # Only the best-ranked entity hits expand: a long tail of weak entity matches would cost
     # a graph read each and add only noise.
-    entity_ranks = dict(sorted(((i, r) for (k, i), r in best.items() if k is Kind.ENTITY),
+    entity_ranks = dict(sorted(((i, r) for (kind, i), r in best.items() if kind is Kind.ENTITY),
                                key=lambda item: item[1])[:EXPANDED_ENTITIES])
     expand_from = {"fact_ids": sorted(fact_ranks) if Kind.EPISODE in query.kinds else [],
                    "entity_ids": sorted(entity_ranks) if Kind.FACT in query.kinds else [],

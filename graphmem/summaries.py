@@ -102,7 +102,8 @@ async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Summa
 
 
 async def mark_stale(tx: Tx, ns: Namespace, changed_ids: list[str], reason: str) -> int:
-    """Mark summaries covering or citing any changed node stale (and those built on them).
+    """Mark summaries covering or citing any of the changed facts or episodes stale (and
+    those built on them).
 
     Called inside the transaction that changes them: erasure, supersession, retraction."""
     rows = await tx.run("summaries/mark_stale", ns=ns, changed_ids=changed_ids, reason=reason,

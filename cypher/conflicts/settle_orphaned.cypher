@@ -21,6 +21,7 @@ CALL () {
 }
 CALL () {
   MATCH (f:Fact {ns: $ns, status: 'disputed'})-[:SUBJECT]->(s)
+  USING INDEX SEEK f:Fact(ns, status)
   WHERE f.retracted_at IS NULL
     AND NOT EXISTS { (f)<-[:CANDIDATE]-(c) WHERE c.status = 'open' }  // c: a Conflict
   SET f.status = 'active'

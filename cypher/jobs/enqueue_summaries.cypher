@@ -4,10 +4,10 @@ OPTIONAL MATCH (p:PipelineSwitches {ns: $ns})
 WITH coalesce(p.summarize, $summarize_by_default) AS enabled
 WHERE enabled
 UNWIND $session_ids AS session_id
-MATCH (s:Session {ns: $ns, session_id: session_id})
+MATCH (s:Session {ns: $ns, session_id: session_id}) USING INDEX SEEK s:Session(ns, session_id)
 WHERE (s.last_seq - coalesce(s.summarized_seq, 0) >= $every_episodes
        OR coalesce(s.pending_tokens, 0) >= $every_tokens)
-  AND NOT EXISTS { MATCH (s)<-[:FOR_SESSION]-(j) WHERE j.state = 'queued' }  // j: a Job
+  AND NOT EXISTS { MATCH (s)<-[:FOR_SESSION]-(waiting) WHERE waiting.state = 'queued' }
 CREATE (j:Job {id: 'job_' + replace(randomUUID(), '-', ''), ns: $ns,
                kind: 'summarize_session', session_id: session_id, state: 'queued',
                attempts: 0, not_before: $now, created_at: $now, updated_at: $now})

@@ -17,7 +17,7 @@ CALL () {
            AND (f.valid_from IS NULL OR f.valid_from <= $valid_at)
            AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
     RETURN f.id AS id
-    ORDER BY f.recorded_at DESC
+    ORDER BY f.recorded_at DESC, f.id
     LIMIT $per_entity
   }
   RETURN collect({via: entity_id, id: id}) AS from_entities

@@ -39,10 +39,11 @@ def batch_input(cls: type[T]) -> type[T]:
              if f.default_value is MISSING and f.default_factory is MISSING}
 
     def build(type_: type, value: Mapping[str, Any], context: InputContext) -> Any:
-        if not plan:
-            plan.extend((context.config.name_converter.from_field(f), f.python_name,
-                         resolved := f.resolve_type(type_definition=definition),
-                         _needs_conversion(resolved)) for f in definition.fields)
+        if not plan:  # worked out whole, then kept: a failure half-way keeps nothing
+            fields = [(context.config.name_converter.from_field(f), f.python_name,
+                       resolved := f.resolve_type(type_definition=definition),
+                       _needs_conversion(resolved)) for f in definition.fields]
+            plan.extend(fields)
         kwargs = dict(nulls)
         for graphql_name, python_name, field_type, convert in plan:
             if graphql_name in value:

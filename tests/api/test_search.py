@@ -171,10 +171,10 @@ async def test_every_retriever_stays_in_its_namespace(gql: GraphQLClient, db: Da
 async def test_nearest_vectors_crowded_by_another_namespace_are_looked_for_further(
         gql: GraphQLClient, db: Database, ns: str) -> None:
     crowd = f"{ns}-crowd"
-    try:  # eight closer matches elsewhere fill the first, narrow look (2 for a limit of 1)
+    try:  # closer matches elsewhere fill the first look (VECTOR_MIN_K = 50 candidates)
         await gql.ok(RECORD, ns=crowd, eps=[
-            said(f"c{i}", f"2026-10-05T09:0{i}:00Z", "Planning the alpine hiking trip")
-            for i in range(8)])
+            said(f"c{i}", f"2026-10-05T09:{i:02d}:00Z", f"Planning the alpine hiking trip {i}")
+            for i in range(search.VECTOR_MIN_K + 10)])
         created = await gql.ok(RECORD, ns=ns, eps=[
             said("mine", "2026-10-05T09:00:00Z", "We are planning some alpine hikes")])
         await embed_all_pending(db, LocalEmbedder(), 256)
