@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from graphmem import entities, metrics, provenance, summaries, tokens
 from graphmem.db import Database
@@ -109,7 +111,7 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
     # A time or a request for detail decides the episode layer before the facts are known:
     # then the layers are independent reads and run at once (an agent waits for recall).
     asked = _asks_for_episodes(query, result.time_range)
-    summary, (facts, linked, relevant), early = await asyncio.gather(
+    summary, (facts, linked, relevant), early = await _at_once(
         _summary_layer(db, ns, session_id), _facts_layer(db, ns, query, cache),
         _episodes_layer(db, ns, episodic, asked, embedder) if asked else _no_layer())
     if early is not None:
@@ -127,6 +129,18 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
 
 async def _no_layer() -> None:
     return None
+
+
+async def _at_once(*reads: Awaitable[Any]) -> list[Any]:
+    """The reads' results, run concurrently; the first failure cancels the others (they would
+    read on for a request that has already failed) and is raised as it is."""
+    tasks = [asyncio.ensure_future(read) for read in reads]
+    try:
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        raise
 
 
 def _asks_for_episodes(query: str, time_range: TimeRange | None) -> str | None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from graphmem import search
+import pytest
+
+from graphmem import recall, search
 from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.errors import DatabaseUnavailable
 from graphmem.namespaces import Namespace
 from tests.api.test_conflicts import RECORD, said
 from tests.api.test_facts import ASSERT, fact
@@ -239,3 +243,20 @@ async def test_interleaved_batches_give_every_turn_its_true_predecessor(
         "ORDER BY e.occurred_at", {"ns": ns})
     assert [(r["id"], r["context"], r["next"]) for r in rows] == [
         ("a", None, "b"), ("b", "A", "c"), ("c", "B", "d"), ("d", "C", None)]
+
+
+async def test_recall_layers_read_at_once_and_a_failure_stops_the_others() -> None:
+    stopped = asyncio.Event()
+
+    async def slow_layer() -> None:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            stopped.set()
+
+    async def failing_layer() -> None:
+        raise DatabaseUnavailable("Neo4j is away")
+
+    with pytest.raises(DatabaseUnavailable):
+        await recall._at_once(slow_layer(), failing_layer())
+    await asyncio.wait_for(stopped.wait(), timeout=1)  # cancelled, not left reading
