@@ -76,11 +76,6 @@ async def by_name(db: Database, ns: Namespace, name: str) -> Entity | None:
     return Entity.from_row(rows[0]["entity"], rows[0]["aliases"]) if rows else None
 
 
-async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Entity]:
-    rows = await db.read("entities/by_ids", ns=ns, ids=ids)
-    return {row["entity"]["id"]: Entity.from_row(row["entity"], row["aliases"]) for row in rows}
-
-
 async def add_alias(db: Database, ns: Namespace, name: str, alias: str) -> Entity:
     """Make ``alias`` resolve to the entity called ``name``."""
     alias = clean_name(alias, "alias")

@@ -96,11 +96,6 @@ async def latest(db: Database, ns: Namespace, session_id: str) -> Summary | None
     return Summary.from_row(rows[0]["summary"]) if rows else None
 
 
-async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Summary]:
-    rows = await db.read("summaries/by_ids", ns=ns, ids=ids)
-    return {row["summary"]["id"]: Summary.from_row(row["summary"]) for row in rows}
-
-
 async def mark_stale(tx: Tx, ns: Namespace, changed_ids: list[str], reason: str) -> int:
     """Mark summaries covering or citing any of the changed facts or episodes stale (and
     those built on them).

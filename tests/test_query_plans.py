@@ -34,7 +34,7 @@ ALLOWED = {  # statement -> why a scan is right there
     "system/migration_record": "a handful of Migration nodes",
 }
 PER_TURN = [
-    "entities/by_ids", "entities/by_name", "entities/link", "entities/lock",
+    "entities/by_name", "entities/link", "entities/lock",
     "entities/neighbours", "entities/resolve", "episodes/by_ids", "episodes/create",
     "episodes/existing", "episodes/relink", "episodes/reserve_seq", "facts/about_entities",
     "facts/add_evidence", "facts/believed", "facts/by_ids", "facts/create", "facts/end",

@@ -1,5 +1,5 @@
-// The ranked hits of every kind by id, in one round trip (the same projections as each
-// kind's by_ids statement).
+// The ranked hits of every kind by id, in one round trip (episodes and facts projected as
+// their by_ids statements do).
 CALL () {
   MATCH (e:Episode {ns: $ns}) USING INDEX SEEK e:Episode(id)
   WHERE e.id IN $episode_ids
