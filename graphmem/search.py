@@ -46,7 +46,7 @@ class Kind(StrEnum):
 class Match:
     """One retriever's vote for a hit."""
 
-    retriever: str  # bm25, or graph (expanded from another hit)
+    retriever: str  # bm25, vector, or graph (expanded from another hit)
     rank: int  # 1-based, within that retriever's list for this kind
     via: str | None = None  # for graph: the hit it was expanded from
 

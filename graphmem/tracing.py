@@ -81,7 +81,7 @@ def span(name: str, attributes: Attributes | None = None, *, kind: Kind = "inter
     if _tracer is None:
         yield None
         return
-    from opentelemetry.trace import SpanKind, StatusCode, get_current_span
+    from opentelemetry.trace import SpanKind, get_current_span
 
     if child_only and not get_current_span().is_recording():
         yield None
@@ -95,8 +95,7 @@ def span(name: str, attributes: Attributes | None = None, *, kind: Kind = "inter
         try:
             yield current
         except BaseException as exc:
-            current.set_attribute("error.type", error_type(exc))
-            current.set_status(StatusCode.ERROR)
+            _failed(current, error_type(exc))
             raise
 
 
@@ -115,7 +114,7 @@ def annotate(name: str, attributes: Attributes, error: str | None = None) -> Non
     once parsed); ``error`` marks it failed without an exception (a result with errors)."""
     if _tracer is None:
         return
-    from opentelemetry.trace import StatusCode, get_current_span
+    from opentelemetry.trace import get_current_span
 
     current = get_current_span()
     if not current.is_recording():
@@ -123,8 +122,14 @@ def annotate(name: str, attributes: Attributes, error: str | None = None) -> Non
     current.update_name(name)
     current.set_attributes(attributes)
     if error is not None:
-        current.set_attribute("error.type", error)
-        current.set_status(StatusCode.ERROR)
+        _failed(current, error)
+
+
+def _failed(current: Any, error: str) -> None:
+    from opentelemetry.trace import StatusCode
+
+    current.set_attribute("error.type", error)
+    current.set_status(StatusCode.ERROR)
 
 
 def error_type(exc: BaseException) -> str:
