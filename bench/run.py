@@ -42,6 +42,7 @@ from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noq
 from graphmem import embeddings, metrics  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
 from graphmem.db import Database, connect  # noqa: E402
+from graphmem.namespaces import lucene_key  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 
 RAW_INGEST = """
@@ -61,7 +62,7 @@ RETURN node.id AS id, score
 """
 RAW_HYBRID = """
 CALL () {
-  CALL db.index.fulltext.queryNodes('episode_text_with_context', $lucene, {limit: 10})
+  CALL db.index.fulltext.queryNodes('episode_search', $lucene, {limit: 10})
   YIELD node RETURN collect(node.id) AS bm25
 }
 CALL () {
@@ -301,7 +302,7 @@ async def bench(args: argparse.Namespace) -> None:
         async def raw_hybrid() -> None:
             t = next(topics) % 97
             records, _, _ = await db.driver.execute_query(RAW_HYBRID, {
-                "v": vectors[t], "lucene": f'ns:"{ns_api}" AND content:(about topic {t})'},
+                "v": vectors[t], "lucene": f"+ns_key:{lucene_key(ns_api)} +content:(about topic {t})"},
                 routing_="r")
             assert records[0]["bm25"] and records[0]["nearest"]
 

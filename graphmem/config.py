@@ -8,10 +8,41 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graphmem.errors import ConfigError
+
+
+class SearchWeights(BaseModel):
+    """How search weighs its evidence (``GRAPHMEM_SEARCH_WEIGHTS`` as JSON, e.g.
+    ``{"vector": 0.3}``; keys left out keep these defaults). Fitted on real conversations:
+    ``bin/bench retrieval --locomo ../shared/data/locomo-dev --fit`` prints the grid it ran.
+
+    Each retriever's list is normalised to 0..1 (BM25 by its best score; vectors between the
+    similarity floor and the best) before weighing, so no list wins by its scale alone."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    bm25: float = Field(1.0, ge=0, description="The keyword list (Lucene BM25).")
+    vector: float = Field(0.2, ge=0, description="The embedding list.")
+    own_words: float = Field(0.5, ge=0, description=(
+        "Lucene boost of a turn's own words beside its window (previous, own, next turn)."))
+    speaker: float = Field(2.0, ge=0, description=(
+        "Lucene boost of turns spoken by an actor the query names."))
+    session: float = Field(0.2, ge=0, description=(
+        "A session's score (its best three candidate turns), added to each of its turns."))
+    time: float = Field(0.5, ge=0, description=(
+        "The soft prior of a time read from the query: full inside it, decaying outside."))
+    graph: float = Field(0.5, ge=0, description=(
+        "What a fact, summary or entity hit passes on to the episodes or facts it brings."))
+    fact: float = Field(0.9, ge=0, description="Fact hits against episode hits.")
+    summary: float = Field(0.5, ge=0, description=(
+        "Summary hits against episode hits (a summary mostly points into its episodes)."))
+    entity: float = Field(0.6, ge=0, description="Entity hits against episode hits.")
+
+
+DEFAULT_SEARCH_WEIGHTS = SearchWeights()
 
 
 class Settings(BaseSettings):
@@ -77,6 +108,7 @@ class Settings(BaseSettings):
     # Nearest neighbours are always *some* neighbours: below this cosine similarity a vector
     # match is noise (calibrated for the local model: unrelated texts score 0.0-0.15).
     vector_min_similarity: float = Field(0.2, ge=-1, le=1)
+    search_weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS
 
     # Pipelines: extraction and summarisation jobs, run by workers inside `graphmem serve`
     # (``workers`` of them; 0 leaves them to `graphmem worker`). Namespaces switch each

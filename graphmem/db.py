@@ -36,6 +36,7 @@ from graphmem import bolt, metrics, tracing
 from graphmem.config import Settings
 from graphmem.cypher import statement
 from graphmem.errors import ConcurrentChange, ConfigError, DatabaseUnavailable, GraphmemError
+from graphmem.namespaces import lucene_key
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -71,6 +72,14 @@ def _count_rows(span: Any, rows: list[Row]) -> None:
         span.set_attribute("db.response.returned_rows", len(rows))
 
 
+def _keyed(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Statements that write or search a fulltext index take the namespace's Lucene token
+    as ``$ns_key``; it is derived here from ``$ns``, once, so no caller can pass a wrong one."""
+    if "ns" in params and "$ns_key" in statement(name):
+        return {**params, "ns_key": lucene_key(params["ns"])}
+    return params
+
+
 @dataclass
 class Tx:
     """A running write transaction that speaks in statement names."""
@@ -81,7 +90,7 @@ class Tx:
     async def run(self, name: str, /, **params: Any) -> list[Row]:
         self._db.round_trips += 1
         with metrics.timed(metrics.CYPHER_SECONDS, name), self._db.span(name) as span:
-            result = await self._tx.run(statement(name), bolt.masked(params))
+            result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
             rows = [plain(record) for record in await result.fetch(1_000_000)]
             _count_rows(span, rows)
             return rows
@@ -139,7 +148,8 @@ class Database:
         try:
             with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
                 records, _, _ = await self.driver.execute_query(
-                    statement(name), bolt.masked(params), database_=self.name, routing_=mode
+                    statement(name), bolt.masked(_keyed(name, params)), database_=self.name,
+                    routing_=mode
                 )
                 rows = [plain(record) for record in records]
                 _count_rows(span, rows)

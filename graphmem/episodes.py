@@ -195,7 +195,7 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
 
     rows = await _rows_with_seq(tx, ns, [(e, digest) for _, e, digest in to_create], now)
     if rows:
-        await tx.run("episodes/create", ns=ns, episodes=rows)
+        await tx.run("episodes/create", ns=ns, episodes=rows, actors=actors_of(batch))
         sessions = earliest_per_session(rows)
         if sessions:
             await tx.run("episodes/relink", ns=ns, sessions=sessions)
@@ -261,9 +261,22 @@ def _with_batch_context(rows: list[Row]) -> list[Row]:
     for row in sorted(rows, key=lambda r: (r["occurred_at"], r["seq"])):
         sid = row["session_id"]
         if sid is not None:
-            row["context"] = previous[sid]["content"] if sid in previous else None
+            before = previous.get(sid)
+            row["context"] = before["content"] if before else None
+            row["context_actor"] = before["actor"] if before else None
             previous[sid] = row
     return rows
+
+
+def actor_key(name: str) -> str:
+    """How a speaker's name is matched in a search query: case and spacing do not count."""
+    return " ".join(name.casefold().split())
+
+
+def actors_of(batch: list[NewEpisode]) -> list[Row]:
+    """The distinct speakers of a batch, as the namespace's `Actor` nodes remember them."""
+    named = {actor_key(e.actor): e.actor for e in batch if e.actor and actor_key(e.actor)}
+    return [{"key": key, "name": name} for key, name in sorted(named.items())]
 
 
 def earliest_per_session(rows: list[Row]) -> list[Row]:

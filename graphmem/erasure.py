@@ -20,7 +20,7 @@ from graphmem.db import Database, Tx
 from graphmem.episodes import earliest_per_session
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.fact_cache import FactCache
-from graphmem.namespaces import Namespace
+from graphmem.namespaces import Namespace, lucene_key
 from graphmem.timeutil import to_native
 
 BATCH = 2_000
@@ -157,7 +157,7 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     if cache is not None:
         cache.forget(ns)
     await db.write("erasure/pseudonymise_audit", ns=ns, digest=digest(ns))
-    left = (await db.read("erasure/namespace_remaining", ns=ns, lucene=f'ns:"{ns}"'))[0]
+    left = (await db.read("erasure/namespace_remaining", ns=ns, lucene=f"ns_key:{lucene_key(ns)}"))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "namespace", requested, datetime.now(UTC),
                       counts, left["nodes"], left["searchable"])
     await _tombstone(db, ns, receipt, actor)

@@ -10,6 +10,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphmem import migration_steps
 from graphmem.cypher import cypher_root, split_statements
 from graphmem.db import Database
 from graphmem.errors import MigrationError
@@ -64,6 +65,8 @@ async def apply(db: Database, directory: Path | None = None) -> list[str]:
             continue
         for text in split_statements(migration.text):
             await db.run_schema(text)
+        if step := migration_steps.STEPS.get(migration.id):
+            await step(db)
         await db.write("system/migration_record", id=migration.id, checksum=migration.checksum)
         done.append(migration.id)
     return done

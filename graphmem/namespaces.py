@@ -6,6 +6,7 @@ Domain functions take a ``Namespace``, never a bare ``str``: the only way to mak
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import NewType
 
@@ -36,3 +37,12 @@ def grant_matches(grant: str, namespace: Namespace) -> bool:
     if grant.endswith("/*"):
         return namespace.startswith(grant[:-1])
     return grant == namespace
+
+
+def lucene_key(namespace: str) -> str:
+    """The namespace as one opaque token for the fulltext indexes (their ``ns_key`` field).
+
+    Lucene's analyzers split and lowercase a namespace ("acme/bob" is the terms acme, bob),
+    so a phrase on it also matched "evil/acme/bob" and "ACME/Bob". A hex digest is one
+    term under every analyzer; the trailing ``x`` keeps the English stemmer off its end."""
+    return f"ns{hashlib.sha256(namespace.encode()).hexdigest()[:40]}x"

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem import entities, metrics, provenance, summaries, tokens
+from graphmem.config import DEFAULT_SEARCH_WEIGHTS, SearchWeights
 from graphmem.db import Database
 from graphmem.embeddings import Embedder
 from graphmem.entities import Entity
@@ -35,6 +36,7 @@ from graphmem.temporal import TimeRange, find_time_range
 MIN_BUDGET, MAX_BUDGET = 50, 16_000
 MAX_NGRAM = 4
 RECALL_PER_ENTITY = 50  # the newest current facts per named entity; the budget trims further
+EPISODE_CANDIDATES = 40  # turns the episode layer offers, best first; the budget trims further
 _DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|word for word|"
                      r"quote|when did|remember when|told you|mentioned|last time|details?)\b",
                      re.IGNORECASE)
@@ -99,15 +101,16 @@ class Layer:
 async def recall(db: Database, ns: Namespace, query: str, session_id: str | None = None,
                  reference_time: datetime | None = None, token_budget: int = 1_000,
                  embedder: Embedder | None = None, min_similarity: float = 0.2,
-                 cache: FactCache | None = None) -> Recall:
+                 cache: FactCache | None = None,
+                 weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS) -> Recall:
     if not query.strip() or len(query) > 1_000:
         raise InvalidInput("query must be 1-1000 characters", field="query")
     if not MIN_BUDGET <= token_budget <= MAX_BUDGET:
         raise InvalidInput(f"tokenBudget must be {MIN_BUDGET}-{MAX_BUDGET}", field="tokenBudget")
     now = reference_time or datetime.now(UTC)
     result = Recall(token_budget=token_budget, time_range=find_time_range(query, now))
-    episodic = SearchQuery(text=query, limit=20, kinds=(Kind.EPISODE,), reference_time=now,
-                           min_similarity=min_similarity)
+    episodic = SearchQuery(text=query, limit=EPISODE_CANDIDATES, kinds=(Kind.EPISODE,),
+                           reference_time=now, min_similarity=min_similarity, weights=weights)
     # A time or a request for detail decides the episode layer before the facts are known:
     # then the layers are independent reads and run at once (an agent waits for recall).
     asked = _asks_for_episodes(query, result.time_range)
@@ -192,7 +195,7 @@ async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, reaso
                           embedder: Embedder | None) -> Layer:
     found = await search(db, ns, query, embedder)
     lines = [(h.episode, _episode_line(h.episode)) for h in found.hits if h.episode]
-    return Layer(Step("episodes", True, reason), [
+    return Layer(Step("episodes", True, "; ".join((reason, *found.priors))), [
         Piece("episodes", line, tokens.count(line), episode=episode) for episode, line in lines])
 
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from graphmem import summaries
 from graphmem.db import Database, Tx
-from graphmem.episodes import Episode, by_ids
+from graphmem.episodes import Episode, by_ids, earliest_per_session
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.namespaces import Namespace
 from graphmem.timeutil import to_native
@@ -41,4 +41,7 @@ async def redact_in(tx: Tx, ns: Namespace, ids: list[str], reason: str,
     stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was redacted")
     rows = await tx.run("episodes/redact", ns=ns, ids=ids, placeholder=PLACEHOLDER,
                         reason=reason, actor=actor, now=to_native(datetime.now(UTC)))
+    sessions = earliest_per_session(rows[0]["sessions"])
+    if sessions:  # the neighbours' copies of the redacted text, for search
+        await tx.run("episodes/relink", ns=ns, sessions=sessions)
     return {"episodes_redacted": int(rows[0]["redacted"]), "summaries_stale": stale}

@@ -25,7 +25,10 @@ _EXPRESSION = re.compile(
     rf"|\b(?:last|this|on)\s+(?:{_WEEKDAYS})\b{_CLOCK}?"
     rf"|\b(?:{_COUNT})\s+(?:minute|hour|day|week|month|year)s?\s+ago\b"
     rf"|\bin\s+(?:{_MONTHS})(?:\s+\d{{4}})?\b"
-    rf"|\b\d{{4}}-\d{{2}}-\d{{2}}\b",
+    rf"|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
+    rf"|\b(?:on\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS}|may)\b,?\s+\d{{4}}\b"
+    rf"|\b(?:on\s+)?(?:{_MONTHS}|may)\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
+    rf"|\b(?:in\s+)?(?:{_MONTHS}|may)\s+\d{{4}}\b",
     re.IGNORECASE)
 _WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
@@ -39,11 +42,19 @@ class TimeRange:
 
 
 def find_time_range(query: str, reference: datetime) -> TimeRange | None:
-    """The first time expression in ``query`` as a half-open range, or None."""
+    """The first time expression in ``query`` as a half-open range, or None. An expression
+    that lands outside the calendar ("10000 years ago", "last tuesday" in year 1) is no
+    range: ordinary text must never fail a search."""
     match = _EXPRESSION.search(query)
     if match is None:
         return None
-    text = match.group(0)
+    try:
+        return _read(match.group(0), reference)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _read(text: str, reference: datetime) -> TimeRange | None:
     lowered = text.lower()
     if counted := re.match(rf"({_COUNT})\s+(minute|hour|day|week|month|year)s?\s+ago", lowered):
         return _ago(text, _WORDS.get(counted.group(1)) or int(counted.group(1)),
@@ -61,6 +72,9 @@ def find_time_range(query: str, reference: datetime) -> TimeRange | None:
     moment = moment.replace(tzinfo=reference.tzinfo)
     if re.search(_CLOCK, lowered):  # a clock time: the hour around it
         return TimeRange(moment - timedelta(minutes=30), moment + timedelta(minutes=90), text)
+    if re.fullmatch(rf"(?:in\s+)?(?:{_MONTHS}|may)\s+\d{{4}}", lowered):  # a month
+        start = moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        return TimeRange(start, _add_months(start, 1), text)
     if lowered.startswith("in "):  # a month
         start = moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
         return TimeRange(start, _add_months(start, 1), text)

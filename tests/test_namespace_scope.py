@@ -41,7 +41,7 @@ UNSCOPED = {  # statement -> why it is not about one namespace
 }
 PATTERN = re.compile(r"\(\s*\w*\s*:\s*(" + "|".join(MEMORY_LABELS) + r")\b[^)]*?\{([^}]*)\}")
 STATEMENTS = sorted(p for p in cypher_root().rglob("*.cypher")
-                    if p.parent.name not in ("migrations", "system")
+                    if p.parent.name not in ("migrations", "migration_steps", "system")
                     and "indexes" not in p.name)
 
 

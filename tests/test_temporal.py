@@ -32,3 +32,24 @@ def test_expressions_become_ranges(query: str, start: str, end: str) -> None:
                                    "I march on", "do you know Tuesday Weld"])
 def test_ordinary_words_are_not_dates(query: str) -> None:
     assert find_time_range(query, REF) is None
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("What did Maria do on 31 July, 2023?", "2023-07-31", "2023-08-01"),
+    ("as mentioned on 3 June 2023", "2023-06-03", "2023-06-04"),
+    ("what happened on August 14th, 2023", "2023-08-14", "2023-08-15"),
+    ("anything in May 2023", "2023-05-01", "2023-06-01"),
+])
+def test_absolute_dates(query: str, start: str, end: str) -> None:
+    found = find_time_range(query, REF)
+    assert found is not None
+    assert (found.start.date().isoformat(), found.end.date().isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize(("query", "reference"), [
+    ("what did I say 10000 years ago", REF),
+    ("99999999999 days ago", REF),
+    ("last tuesday", datetime(1, 1, 1, tzinfo=UTC)),
+])
+def test_a_time_outside_the_calendar_is_no_range(query: str, reference: datetime) -> None:
+    assert find_time_range(query, reference) is None

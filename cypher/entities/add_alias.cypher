@@ -7,6 +7,6 @@ OPTIONAL MATCH (alias:Alias {ns: $ns, key: $key})-[:ALIAS_OF]->(owner:Entity {ns
 WITH e, taken, owner
 WHERE (taken IS NULL OR taken = e) AND (owner IS NULL OR owner = e)
 MERGE (a:Alias {ns: $ns, key: $key})
-  ON CREATE SET a.name = $name, a.created_at = $now
+  ON CREATE SET a.name = $name, a.ns_key = $ns_key, a.created_at = $now
 MERGE (a)-[:ALIAS_OF]->(e)
 RETURN e.id AS id

@@ -43,7 +43,7 @@ CALL (into, from) {
   RETURN count(a) AS aliases_moved
 }
 MERGE (own:Alias {ns: $ns, key: from.key})
-  ON CREATE SET own.name = from.name, own.created_at = $now
+  ON CREATE SET own.name = from.name, own.ns_key = from.ns_key, own.created_at = $now
 MERGE (own)-[:ALIAS_OF]->(into)
 SET into.type = coalesce(into.type, from.type)
 CREATE (m:EntityMerge {id: $merge_id, ns: $ns, from_id: from.id, from_name: from.name,

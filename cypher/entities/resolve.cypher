@@ -6,7 +6,7 @@ CALL (n, aliased) {
   WITH n, aliased WHERE aliased IS NULL
   MERGE (e:Entity {ns: $ns, key: n.key})
     ON CREATE SET e:EmbedPending, e.id = 'ent_' + replace(randomUUID(), '-', ''),
-                  e.name = n.name,
+                  e.name = n.name, e.ns_key = $ns_key,
                   e.type = n.type, e.created_at = $now
   SET e.type = coalesce(e.type, n.type)
   RETURN e

@@ -1,7 +1,13 @@
-// Append new episodes (the batch is already checked for duplicates) and join their sessions.
+// Append new episodes (the batch is already checked for duplicates) and join their sessions;
+// remember the namespace's speakers ($actors: {key, name}), so search can tell their names.
+CALL () {
+  UNWIND $actors AS actor
+  MERGE (a:Actor {ns: $ns, key: actor.key})
+    ON CREATE SET a.name = actor.name
+}
 UNWIND $episodes AS row
 CREATE (e:Episode:EmbedPending)
-SET e = row, e.ns = $ns
+SET e = row, e.ns = $ns, e.ns_key = $ns_key
 WITH e
 CALL (e) {
   WITH e WHERE e.session_id IS NOT NULL

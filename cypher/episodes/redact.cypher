@@ -1,6 +1,7 @@
-// Redact episodes: the content (and the copy the next turn holds as its search context),
-// the metadata, quotes of it on evidence links and its embedding go; the node, its place in
-// the session, its provenance links and who redacted it when and why stay.
+// Redact episodes: the content, the metadata, quotes of it on evidence links and its
+// embedding go; the node, its place in the session, its provenance links and who redacted it
+// when and why stay. The copies its neighbours hold for search (context, window) are
+// rewritten by `episodes/relink` from the sessions returned here.
 UNWIND $ids AS id
 MATCH (e:Episode {ns: $ns, id: id})
 WHERE e.redacted_at IS NULL
@@ -12,9 +13,6 @@ CALL (e) {
   OPTIONAL MATCH (e)<-[ev:EVIDENCED_BY]-(:Fact)
   REMOVE ev.quote
 }
-CALL (e) {
-  OPTIONAL MATCH (e)-[:NEXT]->(next:Episode)
-  WITH next WHERE next IS NOT NULL
-  SET next.context = $placeholder, next:EmbedPending
-}
-RETURN count(e) AS redacted
+RETURN count(e) AS redacted,
+       collect(CASE WHEN e.session_id IS NOT NULL
+               THEN {session_id: e.session_id, occurred_at: e.occurred_at} END) AS sessions

@@ -6,6 +6,7 @@ CALL () { MATCH (n:Entity {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN 
 CALL () { MATCH (n:Alias {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS aliases }
 CALL () { MATCH (n:Value {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS values }
 CALL () { MATCH (n:Summary {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS summaries }
+CALL () { MATCH (n:Actor {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS actors }
 CALL () { MATCH (n:Session {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS sessions }
 CALL () { MATCH (n:Conflict {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS conflicts }
 CALL () { MATCH (n:PredicatePolicy {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS policies }
@@ -13,5 +14,5 @@ CALL () { MATCH (n:EntityMerge {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RE
 CALL () { MATCH (n:Job {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS jobs }
 CALL () { MATCH (n:PipelineSwitches {ns: $ns}) DETACH DELETE n RETURN count(*) AS switches }
 CALL () { MATCH (n:RetentionPolicy {ns: $ns}) DETACH DELETE n RETURN count(*) AS retention }
-RETURN episodes, facts, entities, aliases, values, summaries, sessions, conflicts, policies,
+RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, conflicts, policies,
        merges, jobs, switches, retention

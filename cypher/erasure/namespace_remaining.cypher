@@ -1,21 +1,21 @@
 // Verification: anything of the namespace left, by label index and by each fulltext index
-// (a hit there would mean text still searchable). The ns phrase also matches namespaces that
-// extend it ("a/b" in "a/b-c"), hence the exact check on each hit.
+// (a hit there would mean text still searchable): $lucene asks for the namespace's exact
+// token (ns_key); each hit's ns is checked too.
 RETURN
   COUNT { MATCH (n:Episode {ns: $ns}) } + COUNT { MATCH (n:Fact {ns: $ns}) }
   + COUNT { MATCH (n:Entity {ns: $ns}) } + COUNT { MATCH (n:Alias {ns: $ns}) }
   + COUNT { MATCH (n:Value {ns: $ns}) } + COUNT { MATCH (n:Summary {ns: $ns}) }
-  + COUNT { MATCH (n:Session {ns: $ns}) } + COUNT { MATCH (n:Conflict {ns: $ns}) }
+  + COUNT { MATCH (n:Actor {ns: $ns}) } + COUNT { MATCH (n:Session {ns: $ns}) } + COUNT { MATCH (n:Conflict {ns: $ns}) }
   + COUNT { MATCH (n:PredicatePolicy {ns: $ns}) } + COUNT { MATCH (n:EntityMerge {ns: $ns}) }
   + COUNT { MATCH (n:Job {ns: $ns}) } + COUNT { MATCH (n:PipelineSwitches {ns: $ns}) }
   + COUNT { MATCH (n:RetentionPolicy {ns: $ns}) }
     AS nodes,
-  COUNT { CALL db.index.fulltext.queryNodes('episode_text_with_context', $lucene)
+  COUNT { CALL db.index.fulltext.queryNodes('episode_search', $lucene)
           YIELD node WHERE node.ns = $ns RETURN node }
-  + COUNT { CALL db.index.fulltext.queryNodes('fact_text', $lucene)
+  + COUNT { CALL db.index.fulltext.queryNodes('fact_search', $lucene)
             YIELD node WHERE node.ns = $ns RETURN node }
-  + COUNT { CALL db.index.fulltext.queryNodes('summary_text', $lucene)
+  + COUNT { CALL db.index.fulltext.queryNodes('summary_search', $lucene)
             YIELD node WHERE node.ns = $ns RETURN node }
-  + COUNT { CALL db.index.fulltext.queryNodes('entity_names', $lucene)
+  + COUNT { CALL db.index.fulltext.queryNodes('entity_search', $lucene)
             YIELD node WHERE node.ns = $ns RETURN node }
     AS searchable

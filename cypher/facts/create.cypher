@@ -7,7 +7,7 @@ OPTIONAL MATCH (oe:Entity {ns: $ns, id: f.object_id}) USING INDEX SEEK oe:Entity
 OPTIONAL MATCH (ov:Value {ns: $ns, id: f.object_id}) USING INDEX SEEK ov:Value(id)
 WITH f, s, coalesce(oe, ov) AS o
 CREATE (fact:Fact:EmbedPending {
-  id: f.id, ns: $ns, identity: f.identity, subject: f.subject, predicate: f.predicate,
+  id: f.id, ns: $ns, ns_key: $ns_key, identity: f.identity, subject: f.subject, predicate: f.predicate,
   object: f.object, object_kind: f.object_kind, text: f.text, confidence: f.confidence,
   source: f.source, asserted_by: f.asserted_by, valid_from: f.valid_from,
   valid_to: f.valid_to, stated_valid_from: f.stated_valid_from,

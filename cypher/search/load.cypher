@@ -3,7 +3,7 @@
 CALL () {
   MATCH (e:Episode {ns: $ns}) USING INDEX SEEK e:Episode(id)
   WHERE e.id IN $episode_ids
-  RETURN collect(e {.*, embedding: null}) AS episodes
+  RETURN collect(e {.*, embedding: null, window: null, context: null}) AS episodes
 }
 CALL () {
   MATCH (f:Fact {ns: $ns}) USING INDEX SEEK f:Fact(id)

@@ -1,6 +1,6 @@
 // A summary with what it covers (episodes and summaries) and the facts it cites.
 CREATE (s:Summary:EmbedPending {
-  id: $id, ns: $ns, session_id: $session_id, scope: $scope, level: $level, text: $text,
+  id: $id, ns: $ns, ns_key: $ns_key, session_id: $session_id, scope: $scope, level: $level, text: $text,
   covers_from: $covers_from, covers_to: $covers_to, created_at: $now, stale: false,
   producer: $producer
 })

@@ -36,7 +36,10 @@ class Match:
 @strawberry.type(description="A search result: exactly one of episode, fact, summary, entity.")
 class SearchHit:
     kind: SearchKind = strawberry.field(description="Which of the four it is.")
-    score: float = strawberry.field(description="Reciprocal rank fusion score (higher first).")
+    score: float = strawberry.field(
+        description="Fused score, higher first: each retriever's score normalised to 0..1 and "
+                    "weighed, plus what the graph and the conversation priors add. Comparable "
+                    "within one result, not across queries.")
     matches: list[Match] = strawberry.field(description="Why it matched.")
     episode: EpisodeRef | None = strawberry.field(description="When kind is episode.")
     fact: Fact | None = strawberry.field(description="When kind is fact.")
@@ -56,12 +59,18 @@ class TimeRange:
                                               expression=found.expression)
 
 
-@strawberry.type(description="Search hits, best first, and the time range used.")
+@strawberry.type(description="Search hits, best first, and what shaped the ranking.")
 class SearchResult:
     hits: list[SearchHit] = strawberry.field(description="Best first.")
     time_range: TimeRange | None = strawberry.field(
-        description="Read from the query (\"last month\") when `from`/`to` were not given; "
-                    "it filters episodes.")
+        description="Read from the query (\"last month\", \"on 3 June, 2023\") when "
+                    "`from`/`to` were not given: a soft prior (turns near it rank higher), "
+                    "never a filter. Only `from`/`to` filter.")
+    actors: list[str] = strawberry.field(
+        description="Speakers of this namespace the query names: their turns rank higher, and "
+                    "their names are not matched as words (nobody says their own name).")
+    priors: list[str] = strawberry.field(
+        description="Everything besides the words that shaped the ranking, in plain words.")
 
 
 async def search(
@@ -98,9 +107,10 @@ async def search(
         kinds=tuple(domain.Kind(k) for k in kinds) if kinds else tuple(domain.Kind),
         session_id=session_id, start=start, end=end, valid_at=valid_at,
         include_history=include_history, reference_time=reference_time,
-        min_similarity=ctx.settings.vector_min_similarity, neighbours=neighbours),
-        ctx.embedder)
-    return SearchResult(time_range=TimeRange.of(found.time_range), hits=[SearchHit(
+        min_similarity=ctx.settings.vector_min_similarity, neighbours=neighbours,
+        weights=ctx.settings.search_weights), ctx.embedder)
+    return SearchResult(time_range=TimeRange.of(found.time_range), actors=list(found.actors),
+                        priors=list(found.priors), hits=[SearchHit(
         kind=h.kind, score=h.score,
         matches=[Match(retriever=m.retriever, rank=m.rank, via=m.via) for m in h.matches],
         episode=Episode.of(h.episode) if h.episode else None,
@@ -157,7 +167,8 @@ async def recall(
     ns = ctx.namespace(namespace)
     found = await recall_domain.recall(ctx.db, ns, query, session_id, reference_time,
                                        token_budget, ctx.embedder,
-                                       ctx.settings.vector_min_similarity, ctx.fact_cache)
+                                       ctx.settings.vector_min_similarity, ctx.fact_cache,
+                                       ctx.settings.search_weights)
     return RecallResult(
         pieces=[RecallPiece(layer=p.layer, text=p.text, tokens=p.tokens,
                             summary=Summary.of(p.summary) if p.summary else None,
