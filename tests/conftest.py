@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from neo4j import Record
+from neo4j.exceptions import TransientError
 from starlette.applications import Starlette
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,11 +106,20 @@ async def ns(db: Database) -> AsyncIterator[str]:
 
 
 async def delete_namespace(db: Database, name: str) -> None:
-    async with db.driver.session(database=db.name) as session:  # IN TRANSACTIONS: auto-commit
-        result = await session.run(
-            "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
-            {"ns": name})
-        await result.consume()
+    """Delete the namespace; the service's embedding worker may still be writing to it, so a
+    deadlock with it is retried rather than failing the test that just passed."""
+    for attempt in range(5):
+        try:
+            async with db.driver.session(database=db.name) as session:  # auto-commit
+                result = await session.run(
+                    "MATCH (n {ns: $ns}) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+                    {"ns": name})
+                await result.consume()
+            return
+        except TransientError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
 
 
 class GraphQLClient:

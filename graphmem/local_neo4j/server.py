@@ -98,7 +98,8 @@ class LocalNeo4j:
     def password(self) -> str:
         """The local server's password: made on first use, kept owner-readable only."""
         if not self._password_file.exists():
-            create_private_file(self._password_file, secrets.token_urlsafe(24))
+            # Hex: a password starting with "-" was read by neo4j-admin as an option.
+            create_private_file(self._password_file, secrets.token_hex(24))
         return self._password_file.read_text().strip()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -213,7 +214,7 @@ server.directories.import={home / "import"}
         env = {**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
         result = subprocess.run(
             [str(java), "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool",
-             "dbms", "set-initial-password", self.password()],
+             "dbms", "set-initial-password", "--", self.password()],  # "--": never an option
             env=env, capture_output=True, text=True, check=False,
         )
         if result.returncode != 0:

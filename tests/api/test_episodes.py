@@ -142,3 +142,28 @@ async def test_malformed_cursors_are_typed_errors(gql: GraphQLClient, ns: str) -
             facts(namespace: $ns, first: 5, after: $after) { nodes { id } } }""",
                           ns=ns, after=cursor)
         assert facts["errors"][0]["extensions"]["code"] == "INVALID_INPUT", cursor
+
+
+async def test_concurrent_writers_to_one_session_keep_one_order(gql: GraphQLClient,
+                                                                db: Database, ns: str) -> None:
+    """Writers raced for a session's sequence numbers: the counter was read before its lock,
+    so concurrent batches got the same `seq` and NEXT links ran backwards (issue 16.7)."""
+    import asyncio
+
+    async def writer(w: int) -> None:
+        for b in range(3):
+            batch = [ep(f"w{w}b{b}e{i}", (w + b + i) % 60, session="busy") for i in range(20)]
+            await gql.ok(RECORD, ns=ns, eps=batch)
+            await gql.ok(RECORD, ns=ns, eps=batch[:5])  # a retried batch: duplicates only
+
+    await asyncio.gather(*(writer(w) for w in range(6)))
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns, session_id: 'busy'}) RETURN e.seq AS seq", {"ns": ns})
+    seqs = [r["seq"] for r in rows]
+    assert len(seqs) == 360 and len(set(seqs)) == 360
+    backwards, _, _ = await db.driver.execute_query(
+        """MATCH (a:Episode {ns: $ns})-[:NEXT]->(b) WHERE a.occurred_at > b.occurred_at
+              OR (a.occurred_at = b.occurred_at AND a.seq >= b.seq) RETURN count(*) AS n""",
+        {"ns": ns})
+    assert backwards[0]["n"] == 0
+    assert len(await chain(db, ns, "busy")) == 360

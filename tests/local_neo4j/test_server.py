@@ -58,3 +58,17 @@ def test_taken_port_is_a_one_line_error(tmp_path) -> None:  # type: ignore[no-un
         server = LocalNeo4j(home=tmp_path, bolt_port=port, http_port=port)
         with pytest.raises(LocalNeo4jError, match=f"port {port} .* GRAPHMEM_LOCAL_BOLT_PORT"):
             server.start()
+
+
+def test_a_password_that_looks_like_an_option_is_set(tmp_path, local_neo4j: LocalNeo4j) -> None:  # type: ignore[no-untyped-def]
+    """1 in 64 generated passwords began with "-" and neo4j-admin took it for an option, so
+    a fresh home failed its first start (passwords from older homes may still)."""
+    from graphmem.local_neo4j.install import find_java, resolve_jars
+
+    server = LocalNeo4j(home=tmp_path, bolt_port=1, http_port=2)
+    (tmp_path / "password").write_text("-dash-first-password\n")
+    server._write_conf()
+    server._set_initial_password(find_java(), resolve_jars(local_neo4j.home))
+    assert (tmp_path / "data" / "dbms" / "auth.ini").exists()
+    fresh = LocalNeo4j(home=tmp_path / "fresh")
+    assert all(c in "0123456789abcdef" for c in fresh.password())
