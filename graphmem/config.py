@@ -39,7 +39,7 @@ class SearchWeights(BaseModel):
     graph: float = Field(0.5, ge=0, description=(
         "What a fact, summary or entity hit passes on to the episodes or facts it brings."))
     fact: float = Field(0.9, ge=0, description="Fact hits against episode hits.")
-    summary: float = Field(0.5, ge=0, description=(
+    summary: float = Field(0.3, ge=0, description=(
         "Summary hits against episode hits (a summary mostly points into its episodes)."))
     entity: float = Field(0.6, ge=0, description="Entity hits against episode hits.")
 
@@ -88,6 +88,10 @@ class Settings(BaseSettings):
     max_query_depth: int = Field(12, gt=0)
     max_query_tokens: int = Field(5000, gt=0)
     max_aliases: int = Field(30, gt=0)
+    # Estimated values an answer could hold (fields times page sizes, see api/cost.py), and
+    # the size of the answer itself: above either, QUERY_TOO_COSTLY.
+    max_query_cost: int = Field(100_000, gt=0)
+    max_response_bytes: int = Field(32 * 1024 * 1024, gt=0)
     max_batch: int = Field(1000, gt=0)
     max_page: int = Field(200, gt=0)
     rate_limit_per_minute: int = Field(1200, ge=0)  # per API key; 0 disables

@@ -6,6 +6,7 @@ GraphmemError
 ├── MigrationError         a migration failed or an applied one was edited
 ├── DatabaseUnavailable    Neo4j unreachable (retryable)
 ├── InvalidInput           the request is malformed; nothing was written
+│   └── QueryTooCostly     the query or its answer is over the cost or size limit
 ├── NotFound               a referenced id does not exist in the namespace
 ├── DuplicateConflict      an idempotency key was reused with different content
 ├── ConcurrentChange       another write changed what this one read (retryable)
@@ -53,6 +54,10 @@ class DatabaseUnavailable(GraphmemError):
 
 class InvalidInput(GraphmemError):
     code = "INVALID_INPUT"
+
+
+class QueryTooCostly(InvalidInput):
+    code = "QUERY_TOO_COSTLY"
 
 
 class NotFound(GraphmemError):

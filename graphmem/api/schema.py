@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 
 import strawberry
@@ -16,6 +16,8 @@ from strawberry.extensions import (
     ValidationCache,
 )
 from strawberry.extensions.base_extension import SchemaExtension
+
+from graphmem.api.cost import QueryCostLimit
 from strawberry.extensions.max_aliases import create_validator as alias_rule
 from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.types import ExecutionContext
@@ -179,6 +181,17 @@ class Mutation:
         description="Queue a failed job again, now, with fresh attempts.")
 
 
+class _ValidationCache(ValidationCache):
+    """strawberry's cache validates every document it has not seen, overwriting errors found
+    before it: a document the cost limit refused must not be walked by the validators."""
+
+    def on_validate(self) -> Iterator[None]:
+        if self.execution_context.pre_execution_errors:
+            yield
+            return
+        yield from super().on_validate()
+
+
 class _Schema(strawberry.Schema):
     def process_errors(self, errors: list[GraphQLError],
                        execution_context: ExecutionContext | None = None) -> None:
@@ -195,8 +208,10 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     extensions: list[Callable[[], SchemaExtension]] = [
         partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
         partial(ParserCache, maxsize=DOCUMENT_CACHE),
+        # Before the validators, which walk every fragment spread (and before their cache).
+        partial(QueryCostLimit, max_cost=settings.max_query_cost, page=settings.max_page),
         partial(AddValidationRules, limits),
-        partial(ValidationCache, maxsize=DOCUMENT_CACHE),
+        partial(_ValidationCache, maxsize=DOCUMENT_CACHE),
         TypedErrors,
         OperationTiming,
         audit_api.AuditTrail,

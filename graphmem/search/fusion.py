@@ -20,6 +20,7 @@ from graphmem.search.model import Kind, Match
 from graphmem.temporal import TimeRange
 
 SESSION_TOP = 3  # a session scores by its best few turns: one lucky word is not a topic
+SUMMARY_BELOW = 0.999  # a summary's score, at most, against the best turn it covers
 
 
 @dataclass
@@ -67,6 +68,7 @@ def fuse(candidates: dict[tuple[Kind, str], Candidate],
     """Score every candidate and return them best first. ``links``: (hit, what it brought),
     for facts to their evidence, entities to their facts, summaries to the turns they cover."""
     own = {key: own_score(c, weights) for key, c in candidates.items()}
+    links = list(links)
     for source, target in links:
         if source in own and target in candidates:
             candidates[target].graph = max(candidates[target].graph, own[source])
@@ -80,7 +82,21 @@ def fuse(candidates: dict[tuple[Kind, str], Candidate],
     if weights.time and time_range is not None:
         for c in episodes:
             c.score += weights.time * closeness(c.at, time_range)
+    _below_what_they_cover(candidates, links)
     return sorted(candidates.values(), key=lambda c: (-c.score, c.kind.value, c.id))
+
+
+def _below_what_they_cover(candidates: dict[tuple[Kind, str], Candidate],
+                           links: list[tuple[tuple[Kind, str], tuple[Kind, str]]]) -> None:
+    """A summary points into its turns: it ranks just below the best of them that was found,
+    so it adds context after them instead of taking their place."""
+    best: dict[tuple[Kind, str], float] = {}
+    for source, target in links:
+        if source[0] is Kind.SUMMARY and target in candidates:
+            best[source] = max(best.get(source, 0.0), candidates[target].score)
+    for key, score in best.items():
+        summary = candidates[key]
+        summary.score = min(summary.score, score * SUMMARY_BELOW)
 
 
 def session_scores(episodes: list[Candidate]) -> dict[str, float]:

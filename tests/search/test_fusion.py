@@ -61,3 +61,13 @@ def test_a_fact_hit_raises_its_evidence() -> None:
     ranked = fuse(candidates, [((Kind.FACT, "f"), (Kind.EPISODE, "e1"))], NO_PRIORS, None)
     order = [c.id for c in ranked if c.kind is Kind.EPISODE]
     assert order == ["e1", "e2"]
+
+
+def test_a_summary_ranks_below_the_turns_it_covers() -> None:
+    candidates = {(Kind.SUMMARY, "s"): Candidate(Kind.SUMMARY, "s", bm25=1.0),
+                  (Kind.EPISODE, "e"): episode("e", bm25=0.2),
+                  (Kind.EPISODE, "other"): episode("other", bm25=0.9, session="s2")}
+    ranked = fuse(candidates, [((Kind.SUMMARY, "s"), (Kind.EPISODE, "e"))],
+                  SearchWeights(summary=1.0, session=0.0, time=0.0), None)
+    order = [c.id for c in ranked]
+    assert order.index("e") < order.index("s")  # raised by it, then the summary for context

@@ -1,0 +1,107 @@
+"""One request must not stop the service or build an enormous answer (issue 16.1, 16.2):
+query cost is estimated before validation, and the answer's size is capped."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from graphql import parse
+
+from graphmem.api.cost import estimate
+from graphmem.api.schema import build_schema
+from graphmem.config import Settings
+from tests.api.test_conflicts import said
+from tests.api.test_facts import ASSERT, fact
+from tests.conftest import GraphQLClient
+
+RECORD = """
+mutation($ns: String!, $eps: [EpisodeInput!]!) {
+  recordEpisodes(namespace: $ns, episodes: $eps) { episodes { id } }
+}"""
+
+
+def fragment_bomb(ns: str, depth: int) -> str:
+    fragments = ["fragment F0 on Episode { id }"] + [
+        f"fragment F{i} on Episode {{ ...F{i - 1} ...F{i - 1} }}" for i in range(1, depth + 1)]
+    return "\n".join(fragments) + f'\n{{ episodes(namespace: "{ns}", first: 1) ' \
+                                  f"{{ nodes {{ ...F{depth} }} }} }}"
+
+
+def nested(ns: str, levels: int) -> str:
+    inner = "id"
+    for level in range(levels):
+        inner = f"derivedFacts {{ id evidence {{ {inner} }} }}" if level % 2 == 0 else inner
+    return f'{{ episodes(namespace: "{ns}", first: 1) {{ nodes {{ {inner} }} }} }}'
+
+
+def code(body: dict[str, Any]) -> str:
+    return str(body["errors"][0]["extensions"]["code"])
+
+
+async def test_a_fragment_bomb_is_refused_without_being_walked(gql: GraphQLClient,
+                                                              ns: str) -> None:
+    """~900 characters, inside the token and alias limits: it froze the event loop."""
+    bomb = fragment_bomb(ns, 40)
+    assert len(bomb) < 2_000
+    body = await asyncio.wait_for(gql(bomb), timeout=60)  # a hang fails, it does not block
+    assert code(body) == "QUERY_TOO_COSTLY" and body["data"] is None
+    cycle = 'fragment A on Episode { ...B } fragment B on Episode { ...A } ' \
+            f'{{ episodes(namespace: "{ns}", first: 1) {{ nodes {{ ...A }} }} }}'
+    assert code(await asyncio.wait_for(gql(cycle), timeout=60)) in (
+        "QUERY_TOO_COSTLY", "GRAPHQL_VALIDATION")
+    small = await gql(fragment_bomb(ns, 3))  # 8 ids: an ordinary use of fragments
+    assert "errors" not in small, small
+
+
+async def test_nested_lists_are_costed_before_they_run(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[said(f"m{i}", f"2026-05-0{i + 1}T09:00:00Z",
+                                          f"note {i}") for i in range(8)])
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("user", "likes", f"thing {j}", evidence=[f"m{i}" for i in range(8)])
+        for j in range(8)])
+    deep = await gql(nested(ns, 7))
+    assert code(deep) == "QUERY_TOO_COSTLY"
+    assert "values" in deep["errors"][0]["message"]
+    shallow = await gql(nested(ns, 3))
+    assert "errors" not in shallow, shallow
+    pages = await gql(f'{{ a: episodes(namespace: "{ns}", first: 200) {{ nodes {{ content }} }}'
+                      f' b: facts(namespace: "{ns}", first: 200) {{ nodes {{ text }} }} }}')
+    assert "errors" not in pages, pages
+
+
+def test_the_estimate_follows_pages_and_lists() -> None:
+    schema = build_schema(Settings.model_construct(max_page=200))._schema
+    one = parse('{ episodes(namespace: "a", first: 5) { nodes { id content } } }')
+    assert estimate(schema, one, {}, 200) == 5 * (1 + 1 + 2)  # connection, nodes, two fields
+    by_variable = parse('query($n: Int!) { episodes(namespace: "a", first: $n) '
+                        "{ nodes { id } } }")
+    assert estimate(schema, by_variable, {"n": 50}, 200) == 50 * (1 + 2)
+    listed = parse('{ episodes(namespace: "a", first: 1) { nodes { derivedFacts { id } } } }')
+    assert estimate(schema, listed, {}, 200) == 1 * (1 + 1 + 10 * 2)
+
+
+async def test_an_answer_over_the_size_cap_is_a_typed_error(settings: Settings,
+                                                           admin_token: str, ns: str) -> None:
+    from graphmem.app import create_app
+
+    app = create_app(Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+                                 "max_response_bytes": 50_000, "workers": 0}))
+    async with app.router.lifespan_context(app):
+        while not app.state.runtime.ready:
+            await asyncio.sleep(0.05)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", headers={
+                "Authorization": f"Bearer {admin_token}"}) as http:
+            big = "x" * 20_000
+            await http.post("/graphql", json={"query": RECORD, "variables": {"ns": ns, "eps": [
+                said(f"d{i}", "2026-05-01T09:00:00Z", f"{big} {i}") for i in range(5)]}})
+            aliases = " ".join(f'a{i}: episodes(namespace: "{ns}", first: 5) '
+                               "{ nodes { content } }" for i in range(3))
+            body = (await http.post("/graphql", json={"query": f"{{ {aliases} }}"})).json()
+            assert code(body) == "QUERY_TOO_COSTLY" and body["data"] is None
+            one = (await http.post("/graphql", json={
+                "query": f'{{ episodes(namespace: "{ns}", first: 1) {{ nodes {{ id }} }} }}'}
+            )).json()
+            assert "errors" not in one
