@@ -112,9 +112,10 @@ def _conversation(name: str, raw: dict[str, Any]) -> Conversation:
 
 # --- The baseline, computed in the same run -------------------------------------------------
 
-_STOP = set(("a an the and or but of to in on at for with is are was were be been it this "
-             "that i you he she we they my your her his our their me him us them do does "
-             "did").split())
+_STOP = {"a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with",
+         "is", "are", "was", "were", "be", "been", "it", "this", "that", "i", "you", "he",
+         "she", "we", "they", "my", "your", "her", "his", "our", "their", "me", "him", "us",
+         "them", "do", "does", "did"}
 
 
 def _tokens(text: str) -> list[str]:

@@ -42,8 +42,8 @@ from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noq
 from graphmem import embeddings, metrics  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
 from graphmem.db import Database, connect  # noqa: E402
-from graphmem.namespaces import lucene_key  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+from graphmem.namespaces import lucene_key  # noqa: E402
 
 RAW_INGEST = """
 UNWIND $rows AS row
@@ -302,7 +302,8 @@ async def bench(args: argparse.Namespace) -> None:
         async def raw_hybrid() -> None:
             t = next(topics) % 97
             records, _, _ = await db.driver.execute_query(RAW_HYBRID, {
-                "v": vectors[t], "lucene": f"+ns_key:{lucene_key(ns_api)} +content:(about topic {t})"},
+                "v": vectors[t],
+                "lucene": f"+ns_key:{lucene_key(ns_api)} +content:(about topic {t})"},
                 routing_="r")
             assert records[0]["bm25"] and records[0]["nearest"]
 

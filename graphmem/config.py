@@ -90,9 +90,12 @@ class Settings(BaseSettings):
     max_aliases: int = Field(30, gt=0)
     # Estimated values an answer could hold (fields times page sizes, see api/cost.py), and
     # the size of the answer itself: above either, QUERY_TOO_COSTLY.
-    max_query_cost: int = Field(100_000, gt=0)
+    # 150,000 admits three nested lists under a page of 50 (about 116,000) and refuses the
+    # five nested lists under one item that took 6 s and 13 MB on a small graph.
+    max_query_cost: int = Field(150_000, gt=0)
     max_response_bytes: int = Field(32 * 1024 * 1024, gt=0)
     max_batch: int = Field(1000, gt=0)
+    max_episode_chars: int = Field(200_000, gt=0)  # an episode's content; split larger documents
     max_page: int = Field(200, gt=0)
     rate_limit_per_minute: int = Field(1200, ge=0)  # per API key; 0 disables
 

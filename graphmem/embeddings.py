@@ -33,6 +33,7 @@ from graphmem.errors import ConfigError
 
 log = logging.getLogger(__name__)
 GAUGE_EVERY_S = 5.0
+EMBED_MAX_CHARS = 8_000  # what of one text is embedded (about 2,000 tokens)
 
 
 class Embedder(Protocol):
@@ -143,7 +144,19 @@ def _text(row: dict[str, object]) -> str:
     ns = str(row["ns"])
     body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
     context = encryption.reveal(row["context"], ns) if isinstance(row["context"], str) else None
-    return f"{context}\n{body}" if context else body or ""
+    return embedded_text(body or "", context)
+
+
+def embedded_text(body: str, context: str | None = None) -> str:
+    """At most ``EMBED_MAX_CHARS``: the end of the context (a quarter at most), then the start
+    of the body. The
+    local model's memory grows with the longest text of a batch (a 990,000-character
+    document took 1.3 GB), and one vector cannot say more about a long document than its
+    opening does; BM25 still matches every word of it."""
+    if not context:
+        return body[:EMBED_MAX_CHARS]
+    before = context[-(EMBED_MAX_CHARS // 4):]
+    return f"{before}\n{body[:EMBED_MAX_CHARS - len(before) - 1]}"
 
 
 def usable(vector: list[float] | None) -> list[float] | None:

@@ -19,11 +19,11 @@ from graphmem import encryption
 from graphmem.db import Database, Row, Tx
 from graphmem.errors import DuplicateConflict, InvalidInput
 from graphmem.namespaces import Namespace
-from graphmem.pagination import Page, decode_cursor, encode_cursor
+from graphmem.pagination import Page, decode_cursor, encode_cursor, instant
 from graphmem.pipelines.jobs import Triggers, enqueue_after_record
 from graphmem.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
 
-MAX_CONTENT_CHARS = 1_000_000
+MAX_CONTENT_CHARS = 200_000  # the default of GRAPHMEM_MAX_EPISODE_CHARS
 
 
 class EpisodeKind(StrEnum):
@@ -135,12 +135,13 @@ class EpisodeFilter:
     text_contains: str | None = None
 
 
-def validate(episode: NewEpisode) -> None:
+def validate(episode: NewEpisode, max_chars: int = MAX_CONTENT_CHARS) -> None:
     require_aware(episode.occurred_at, "occurredAt")
     if not episode.content:
         raise InvalidInput("content must not be empty", field="content")
-    if len(episode.content) > MAX_CONTENT_CHARS:
-        raise InvalidInput(f"content exceeds {MAX_CONTENT_CHARS} characters", field="content")
+    if len(episode.content) > max_chars:
+        raise InvalidInput(f"content exceeds {max_chars} characters: split the document into "
+                           "several episodes", field="content", limit=max_chars)
     if episode.importance is not None and not 0.0 <= episode.importance <= 1.0:
         raise InvalidInput("importance must be between 0 and 1", field="importance")
     for name, value in (("externalId", episode.external_id), ("sessionId", episode.session_id),
@@ -150,11 +151,12 @@ def validate(episode: NewEpisode) -> None:
 
 
 async def record(db: Database, ns: Namespace, batch: list[NewEpisode],
-                 triggers: Triggers | None = None) -> RecordResult:
+                 triggers: Triggers | None = None,
+                 max_chars: int = MAX_CONTENT_CHARS) -> RecordResult:
     """Record a batch in one transaction; see the module docstring for idempotency. With
     ``triggers``, the same transaction queues the pipelines' jobs for what was new."""
     for episode in batch:
-        validate(episode)
+        validate(episode, max_chars)
     return await db.transaction(lambda tx: record_in(tx, ns, batch, triggers))
 
 
@@ -291,7 +293,10 @@ def earliest_per_session(rows: list[Row]) -> list[Row]:
 
 async def page(db: Database, ns: Namespace, where: EpisodeFilter, first: int,
                after: str | None) -> Page[Episode]:
-    key = decode_cursor(after, lambda k: (datetime.fromisoformat(k[0]), int(k[1]), str(k[2])))
+    for name, moment in (("occurredFrom", where.occurred_from), ("occurredTo", where.occurred_to)):
+        if moment is not None:
+            require_aware(moment, name)
+    key = decode_cursor(after, lambda k: (instant(k[0]), int(k[1]), str(k[2])))
     after_t, after_seq, after_id = key or (None, None, None)
     rows = await db.read(
         "episodes/page", ns=ns, limit=first + 1,

@@ -9,7 +9,9 @@ vector indexes; the node count proves it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -44,9 +46,19 @@ class Receipt:
 MAX_EPISODES = 1_000
 
 
-def digest(ns: str) -> str:
-    """How an erased namespace is named where a trace must stay (receipts, the audit log)."""
-    return "sha256:" + hashlib.sha256(ns.encode()).hexdigest()
+_SECRETS: dict[str, bytes] = {}  # per database: the erasure secret, read once
+
+
+async def digest(db: Database, ns: str) -> str:
+    """How an erased namespace is named where a trace must stay (receipts, the audit log): an
+    HMAC under the service's own secret. A plain SHA-256 of a name was reversed by guessing
+    names (``acme/user-1``, ``acme/user-2``…); this one only the service can recompute, to
+    find the receipt of a namespace an operator names."""
+    key = f"{db.uri}/{db.name}"
+    if key not in _SECRETS:
+        row = (await db.write("system/erasure_secret", candidate=secrets.token_hex(32)))[0]
+        _SECRETS[key] = bytes.fromhex(row["secret"])
+    return "hmac-sha256:" + hmac.new(_SECRETS[key], ns.encode(), hashlib.sha256).hexdigest()
 
 
 async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
@@ -135,7 +147,7 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: b
 
 async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:
     await db.write("erasure/receipt", id=receipt.id, scope=receipt.scope,
-                   ns_digest=digest(ns),
+                   ns_digest=await digest(db, ns),
                    requested_at=receipt.requested_at, completed_at=receipt.completed_at,
                    counts=json.dumps(receipt.counts, sort_keys=True),
                    verified=receipt.verified, actor=actor)
@@ -156,8 +168,9 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
             break
     if cache is not None:
         cache.forget(ns)
-    await db.write("erasure/pseudonymise_audit", ns=ns, digest=digest(ns))
-    left = (await db.read("erasure/namespace_remaining", ns=ns, lucene=f"ns_key:{lucene_key(ns)}"))[0]
+    await db.write("erasure/pseudonymise_audit", ns=ns, digest=await digest(db, ns))
+    left = (await db.read("erasure/namespace_remaining", ns=ns,
+                          lucene=f"ns_key:{lucene_key(ns)}"))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "namespace", requested, datetime.now(UTC),
                       counts, left["nodes"], left["searchable"])
     await _tombstone(db, ns, receipt, actor)

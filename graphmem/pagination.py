@@ -31,6 +31,15 @@ def decode_cursor(cursor: str | None, parse: Callable[[list[Any]], T]) -> T | No
     raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
 
 
+def instant(text: Any) -> datetime:
+    """A cursor's moment: ISO 8601 with its UTC offset. One without (a forged cursor) would
+    compare with nothing stored and silently answer an empty page."""
+    moment = datetime.fromisoformat(str(text))
+    if moment.tzinfo is None:
+        raise ValueError("a cursor's moment has a UTC offset")
+    return moment
+
+
 def time_cursor(at: datetime, item_id: str) -> str:
     """The cursor of lists ordered by (a moment, an id)."""
     return encode_cursor([at.isoformat(), item_id])
@@ -38,7 +47,7 @@ def time_cursor(at: datetime, item_id: str) -> str:
 
 def after_time_cursor(cursor: str | None) -> tuple[datetime | None, str | None]:
     """(moment, id) of a ``time_cursor``, or (None, None) for the first page."""
-    key = decode_cursor(cursor, lambda k: (datetime.fromisoformat(k[0]), str(k[1])))
+    key = decode_cursor(cursor, lambda k: (instant(k[0]), str(k[1])))
     return key or (None, None)
 
 

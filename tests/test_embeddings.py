@@ -120,3 +120,15 @@ async def test_switching_embedders_needs_a_reembed(db: Database, ns: str, endpoi
         local = embeddings.LocalEmbedder()
         await embeddings.reembed(db, local)
         await embeddings.embed_all_pending(db, local, 1000)
+
+
+def test_what_is_embedded_is_bounded() -> None:
+    """A 990,000-character document took the local model to 1.3 GB (issue 16.3)."""
+    from graphmem.embeddings import EMBED_MAX_CHARS, embedded_text
+
+    document = "opening words " + "x" * 990_000
+    assert embedded_text(document) == document[:EMBED_MAX_CHARS]
+    with_context = embedded_text(document, "question " * 10_000)
+    assert len(with_context) <= EMBED_MAX_CHARS
+    assert "question" in with_context[:50] and "opening words" in with_context
+    assert embedded_text("Porto, next month.", "Which city?") == "Which city?\nPorto, next month."

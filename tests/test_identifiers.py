@@ -56,3 +56,25 @@ def test_grants() -> None:
 
 def test_entity_keys_fold_case_width_and_space() -> None:
     assert entity_key("  Alice\tSmith ") == entity_key("ＡＬＩＣＥ smith") == "alice smith"
+
+
+def test_every_structural_type_graphmem_writes_is_reserved() -> None:
+    """`candidate`, `concerns`, `revises`… were accepted as predicates (issue 16.12)."""
+    import re as regex
+
+    from graphmem.cypher import cypher_root
+    from graphmem.identifiers import RESERVED
+
+    used: set[str] = set()
+    for path in cypher_root().rglob("*.cypher"):
+        if path.parent.name == "browser":  # the guide's example facts (WORKS_AT) are data
+            continue
+        code = "\n".join(line for line in path.read_text().splitlines()
+                         if not line.lstrip().startswith("//"))
+        for group in regex.findall(r"\[\w*:([A-Z_|]+)", code):
+            used.update(group.split("|"))
+    assert used and used <= RESERVED, sorted(used - RESERVED)
+    for name in ("candidate", "concerns", "revises", "produced", "into", "retracted_in",
+                 "for_session", "about"):
+        with pytest.raises(InvalidInput):
+            relationship_type(normalise_predicate(name))

@@ -48,7 +48,7 @@ class AuditTrail(SchemaExtension):
                 key = (field.alias or field.name).value
                 outcome = str(errors.get(key, "ok"))
                 if ns is not None and field.name.value == "eraseNamespace" and outcome == "ok":
-                    ns = digest(ns)  # the erased namespace is no longer named anywhere
+                    ns = await digest(ctx.db, ns)  # the erased namespace is named nowhere
                 if ns is not None:
                     events.append({"ns": ns, "operation": field.name.value,
                                    "actor": ctx.principal.name, "key_id": ctx.principal.key_id,

@@ -134,7 +134,8 @@ async def record_episodes(
     ns = ctx.namespace(namespace)
     batch_size(len(episodes), ctx.settings.max_batch, "episodes")
     result = await domain.record(ctx.db, ns, [e.to_domain() for e in episodes],
-                                 Triggers.from_settings(ctx.settings))
+                                 Triggers.from_settings(ctx.settings),
+                                 ctx.settings.max_episode_chars)
     return RecordEpisodesResult(episodes=[Episode.of(e) for e in result.episodes],
                                 created=result.created, duplicates=result.duplicates)
 

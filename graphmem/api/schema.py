@@ -16,8 +16,6 @@ from strawberry.extensions import (
     ValidationCache,
 )
 from strawberry.extensions.base_extension import SchemaExtension
-
-from graphmem.api.cost import QueryCostLimit
 from strawberry.extensions.max_aliases import create_validator as alias_rule
 from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.types import ExecutionContext
@@ -34,6 +32,7 @@ from graphmem.api import search as search_api
 from graphmem.api import stats as stats_api
 from graphmem.api import summaries as summary_api
 from graphmem.api import traversal as traversal_api
+from graphmem.api.cost import QueryCostLimit
 from graphmem.api.errors import TypedErrors, code_of
 from graphmem.api.timing import OperationTiming
 from graphmem.config import Settings

@@ -134,7 +134,11 @@ async def test_malformed_cursors_are_typed_errors(gql: GraphQLClient, ns: str) -
     import base64
 
     wrong_shape = base64.urlsafe_b64encode(b'["not a time", "x"]').decode()
-    for cursor in ("garbage!", wrong_shape, base64.urlsafe_b64encode(b'{"a": 1}').decode()):
+    # A forged cursor whose moment has no offset answered an empty page (issue 16.14).
+    naive = base64.urlsafe_b64encode(b'["2026-05-01T09:00:00", 1, "ep_x"]').decode()
+    naive_fact = base64.urlsafe_b64encode(b'["2026-05-01T09:00:00", "f_x"]').decode()
+    for cursor in ("garbage!", wrong_shape, base64.urlsafe_b64encode(b'{"a": 1}').decode(),
+                   naive, naive_fact):
         body = await gql(LIST, ns=ns, first=5, after=cursor)
         assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT", cursor
         assert body["errors"][0]["extensions"]["field"] == "after"
@@ -167,3 +171,33 @@ async def test_concurrent_writers_to_one_session_keep_one_order(gql: GraphQLClie
         {"ns": ns})
     assert backwards[0]["n"] == 0
     assert len(await chain(db, ns, "busy")) == 360
+
+
+async def test_content_over_the_cap_is_refused_and_a_long_document_still_works(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """A 990,000-character document was accepted and took the embedder past 1 GB (16.3)."""
+    from graphmem.embeddings import LocalEmbedder, embed_all_pending
+
+    before = await graph_size(db)
+    body = await gql(RECORD, ns=ns, eps=[ep("huge", 1, "word " * 40_001)])
+    error = body["errors"][0]
+    assert error["extensions"]["code"] == "INVALID_INPUT"
+    assert error["extensions"]["field"] == "content" and "200000" in error["message"]
+    assert await graph_size(db) == before
+    document = "The lease starts in May. " + "clause " * 28_000 + "Signed in Porto."
+    await gql.ok(RECORD, ns=ns, eps=[ep("doc", 2, document, kind="DOCUMENT")])
+    await embed_all_pending(db, LocalEmbedder(), 256)
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns, external_id: 'doc'}) RETURN e.embedding IS NOT NULL AS has",
+        {"ns": ns})
+    assert rows[0]["has"]
+    found = await gql.ok("""query($ns: String!) { search(namespace: $ns, query: "Porto",
+        kinds: [EPISODE]) { hits { episode { externalId } } } }""", ns=ns)
+    assert [h["episode"]["externalId"] for h in found["search"]["hits"]] == ["doc"]
+
+
+async def test_a_time_filter_without_a_timezone_is_refused(gql: GraphQLClient, ns: str) -> None:
+    """Every other time argument required an offset; `occurredFrom` compared a local time."""
+    for where in ({"occurredFrom": "2026-05-01T09:00:00"}, {"occurredTo": "2026-05-01T09:00:00"}):
+        body = await gql(LIST, ns=ns, first=5, where=where)
+        assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT", where

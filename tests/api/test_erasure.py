@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
 from graphmem.erasure import digest
@@ -52,8 +54,12 @@ async def test_erase_namespace_leaves_nothing_and_a_receipt(gql: GraphQLClient, 
         assert ns not in str(tomb[0]["r"]) and "Porto" not in str(tomb[0]["r"])
         audited, _, _ = await db.driver.execute_query(
             "MATCH (a:AuditEvent {ns: $digest}) RETURN collect(a.operation) AS ops",
-            {"digest": digest(ns)})
+            {"digest": await digest(db, ns)})
         assert {"recordEpisodes", "eraseNamespace"} <= set(audited[0]["ops"])
+        # A keyed digest: guessing the name and hashing it finds nothing (issue 16.13).
+        guessed = "sha256:" + hashlib.sha256(ns.encode()).hexdigest()
+        assert guessed not in str(tomb[0]["r"]) and (await digest(db, ns)).startswith("hmac-")
+        assert await digest(db, ns) == await digest(db, ns) != await digest(db, twin)
         twin_stats = await gql.ok("""query($ns: String!) { memoryStats(namespace: $ns) {
             episodes believedFacts } }""", ns=twin)
         assert twin_stats["memoryStats"] == {"episodes": 2, "believedFacts": 5}
