@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem import entities, summaries
+from graphmem import entities
 from graphmem.db import Database, Tx
 from graphmem.episodes import earliest_per_session
 from graphmem.errors import InvalidInput, NotFound
@@ -44,6 +44,8 @@ class Receipt:
 
 
 MAX_EPISODES = 1_000
+# What a summary of erased content says until the worker rebuilds it from what remains.
+WITHDRAWN = "[withdrawn: content it covered was erased]"
 
 
 _SECRETS: dict[str, bytes] = {}  # per database: the erasure secret, read once
@@ -93,7 +95,7 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
     plan = (await tx.run("erasure/episodes_plan", ns=ns, ids=ids))[0]
     await entities.lock(tx, ns, [i for i in plan["entities"] if i])
     now = to_native(datetime.now(UTC))
-    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased")
+    stale = await _withdraw_summaries(tx, ns, ids, "a covered episode was erased")
     done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=now, actor=actor,
                          orphaned=[i for i in plan["orphaned"] if i] if retract_orphans
                          else []))[0]
@@ -131,18 +133,28 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: b
                          actor: str | None) -> dict[str, int]:
     plan = (await tx.run("erasure/subject_plan", ns=ns, id=entity_id))[0]
     await entities.lock(tx, ns, [entity_id, *plan["other_entities"]])
-    stale = await summaries.mark_stale(tx, ns, plan["facts"], "a cited fact was erased")
+    stale = await _withdraw_summaries(tx, ns, plan["facts"], "a cited fact was erased")
     done = (await tx.run("erasure/subject_delete", ns=ns, id=entity_id, facts=plan["facts"],
                          others=plan["others"], other_entities=plan["other_entities"]))[0]
     counts = {**done, "summaries_stale": stale}
-    if with_episodes and plan["episodes"]:
-        cascade = await _erase_episodes(tx, ns, plan["episodes"], actor)
+    # The observations recording changes to its facts name the entity: they go always; the
+    # episodes evidencing its facts are the user's record and go when asked.
+    episodes = sorted({*plan["observations"], *(plan["episodes"] if with_episodes else [])})
+    if episodes:
+        cascade = await _erase_episodes(tx, ns, episodes, actor)
         cascade.pop("_ids")
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
         counts["summaries_stale"] += cascade["summaries_stale"]
     await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(datetime.now(UTC)))
     return counts
+
+
+async def _withdraw_summaries(tx: Tx, ns: Namespace, ids: list[str], reason: str) -> int:
+    """Summaries covering or citing what is erased lose their text (see the statement)."""
+    rows = await tx.run("erasure/withdraw_summaries", ns=ns, changed_ids=ids,
+                        placeholder=WITHDRAWN, reason=reason, now=to_native(datetime.now(UTC)))
+    return int(rows[0]["withdrawn"]) if rows else 0
 
 
 async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:

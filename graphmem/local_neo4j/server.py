@@ -185,8 +185,13 @@ class LocalNeo4j:
                 )
 
     def _write_conf(self) -> None:
+        # Owner-only, like the password file: the store and its logs hold memory content
+        # (homes made before this was so are closed on their next start).
         for sub in ("conf", "data", "logs", "run", "plugins", "import"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+        for path in (self.home, *self.home.rglob("*")):
+            if not path.is_symlink() and path.stat().st_mode & 0o077:
+                path.chmod(path.stat().st_mode & 0o700)
         home = self.home
         conf = f"""# Written by graphmem on every start; edit graphmem settings instead.
 server.default_listen_address=127.0.0.1
@@ -197,6 +202,9 @@ server.memory.heap.initial_size={self.heap}
 server.memory.heap.max_size={self.heap}
 server.memory.pagecache.size={self.pagecache}
 dbms.usage_report.enabled=false
+# Erased text leaves the store's live records at once; transaction logs keep it until they
+# rotate out: keep a day of them (the default keeps two days), see README "Erasure".
+db.tx_log.rotation.retention_policy=1 days
 client.allow_telemetry=false
 browser.remote_content_hostname_whitelist=localhost,127.0.0.1
 server.directories.data={home / "data"}
@@ -230,6 +238,7 @@ server.directories.import={home / "import"}
              f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"],
             stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,  # survives the CLI that started it
+            umask=0o077,  # the files Neo4j writes (store, transaction logs) are owner-only
         )
         console.close()
         self._pid_file.write_text(str(process.pid))

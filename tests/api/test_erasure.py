@@ -139,3 +139,41 @@ async def test_erase_subject_removes_every_trace(gql: GraphQLClient, db: Databas
         "MATCH (n {ns: $ns}) WHERE any(k IN keys(n) WHERE n[k] IS :: STRING "
         "AND n[k] CONTAINS 'Jordan') RETURN count(n) AS n", {"ns": ns})
     assert rows[0]["n"] == 0
+
+
+async def test_erasure_leaves_no_derived_copy(gql: GraphQLClient, db: Database,
+                                              ns: str) -> None:
+    """The observation a retraction wrote ("Retracted “Dana Okoro lives in Porto”") and
+    summaries of erased turns, stale or not, up a chain of summaries, kept the name readable
+    while the receipt said nothing was left (issues 16.5, 22)."""
+    recorded = await gql.ok(RECORD, ns=ns, eps=[
+        said("m1", "2026-05-01T10:00:00Z", "Dana Okoro moved to Porto last spring"),
+        said("m2", "2026-05-01T10:01:00Z", "Nice, the weather there is lovely")])
+    ids = [e["id"] for e in recorded["recordEpisodes"]["episodes"]]
+    asserted = await gql.ok("""mutation($ns: String!, $facts: [FactInput!]!) {
+        assertFacts(namespace: $ns, facts: $facts) { fact { id } } }""", ns=ns,
+                            facts=[fact("Dana Okoro", "lives_in", "Porto", evidence=["m1"])])
+    await gql.ok("""mutation($ns: String!, $id: ID!) { retractFact(namespace: $ns, factId: $id,
+        reason: "not sure") { id } }""", ns=ns, id=asserted["assertFacts"][0]["fact"]["id"])
+    write = """mutation($ns: String!, $s: SummaryInput!) { writeSummary(namespace: $ns,
+        summary: $s) { id } }"""
+    session = (await gql.ok(write, ns=ns, s={"text": "Dana Okoro moved to Porto.",
+                                             "sessionId": "chat", "covers": ids}))
+    above = {"text": "Friends: Dana Okoro in Porto.", "covers": [session["writeSummary"]["id"]],
+             "level": 2, "scope": "user"}
+    await gql.ok(write, ns=ns, s=above)
+    receipt = (await gql.ok("""mutation($ns: String!) { eraseSubject(namespace: $ns,
+        entity: "Dana Okoro", episodes: true) { counts { kind count } verified } }""",
+                            ns=ns))["eraseSubject"]
+    assert receipt["verified"]
+    counts = {c["kind"]: c["count"] for c in receipt["counts"]}
+    assert counts["episodes"] == 2 and counts["summaries_stale"] == 2  # m1, the observation
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE any(k IN keys(n) WHERE n[k] IS :: STRING "
+        "AND (n[k] CONTAINS 'Dana' OR n[k] CONTAINS 'Okoro')) RETURN labels(n) AS labels",
+        {"ns": ns})
+    assert rows == []
+    for q in ("Dana Okoro", "Okoro moved"):
+        found = await gql.ok("""query($ns: String!, $q: String!) { search(namespace: $ns,
+            query: $q) { hits { kind episode { content } summary { text } } } }""", ns=ns, q=q)
+        assert "Okoro" not in str(found), found

@@ -7,6 +7,7 @@ import asyncio
 import httpx
 
 from graphmem.config import Settings
+from graphmem.db import Database
 
 
 async def test_healthz_and_readyz(client: httpx.AsyncClient) -> None:
@@ -91,3 +92,25 @@ async def test_introspection_is_a_setting(settings: Settings, admin_token: str) 
                 body = (await http.post("/graphql", json=query, headers={
                     "Authorization": f"Bearer {admin_token}"})).json()
         assert ("errors" not in body) is enabled, body
+
+
+async def test_unreadable_bodies_are_a_typed_400(client: httpx.AsyncClient, admin_token: str,
+                                                 db: Database, ns: str) -> None:
+    """Metadata nested ~980 levels deep, or bytes that are not UTF-8, got a plain-text 500
+    (issue 16.10); now a typed 400 that wrote nothing."""
+    import json
+
+    metadata = '{"a":' * 980 + "{}" + "}" * 980  # written out: json.dumps would recurse too
+    record = ('mutation($ns: String!, $eps: [EpisodeInput!]!) { recordEpisodes(namespace: $ns, '
+              'episodes: $eps) { created } }')
+    deep = json.dumps({"query": record, "variables": {"ns": ns, "eps": [{
+        "kind": "USER_MESSAGE", "content": "x", "occurredAt": "2026-01-01T00:00:00Z",
+        "metadata": "METADATA"}]}}).replace('"METADATA"', metadata)
+    headers = {"Authorization": f"Bearer {admin_token}", "Content-Type": "application/json"}
+    for body in (deep.encode(), b'{"query": "{ __typename }", "x": "\xff\xfe"}'):
+        answer = await client.post("/graphql", content=body, headers=headers)
+        assert answer.status_code == 400
+        assert answer.json()["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    left, _, _ = await db.driver.execute_query("MATCH (n {ns: $ns}) RETURN count(n) AS n",
+                                               {"ns": ns})
+    assert left[0]["n"] == 0

@@ -31,6 +31,10 @@ def test_listens_on_loopback_only(local_neo4j: LocalNeo4j) -> None:
 def test_password_is_private_and_not_in_logs(local_neo4j: LocalNeo4j) -> None:
     password_file = local_neo4j.home / "password"
     assert password_file.stat().st_mode & 0o077 == 0
+    # The store and logs hold memory content: owner-only too (issue 16.11).
+    for sub in ("data", "logs"):
+        for path in (local_neo4j.home / sub, *(local_neo4j.home / sub).rglob("*")):
+            assert path.stat().st_mode & 0o077 == 0, path
     password = local_neo4j.password()
     for log in (local_neo4j.home / "logs").glob("*.log"):
         assert password not in log.read_text("utf-8", "replace"), log.name
