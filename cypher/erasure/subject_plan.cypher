@@ -5,7 +5,7 @@
 MATCH (e:Entity {ns: $ns, id: $id})
 OPTIONAL MATCH (e)<-[:SUBJECT|OBJECT]-(f:Fact {ns: $ns})
 OPTIONAL MATCH (f)-[:EVIDENCED_BY]->(ep:Episode)
-OPTIONAL MATCH (f)-[:RETRACTED_IN|EVIDENCED_BY]->(obs:Episode {kind: 'observation'})
+OPTIONAL MATCH (f)-[:RETRACTED_IN|EVIDENCED_BY]->(obs:Episode {ns: $ns, kind: 'observation'})
 OPTIONAL MATCH (f)-[:SUBJECT|OBJECT]->(other)
 WHERE other <> e
 RETURN collect(DISTINCT f.id) AS facts, collect(DISTINCT ep.id) AS episodes,

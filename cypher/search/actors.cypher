@@ -1,4 +1,5 @@
-// The namespace's speakers among the query's word n-grams ($keys, casefolded).
-UNWIND $keys AS key
-MATCH (a:Actor {ns: $ns, key: key})
+// The namespace's speakers (key -> name as recorded), for telling their names in queries.
+MATCH (a:Actor {ns: $ns})
 RETURN a.key AS key, a.name AS name
+ORDER BY key
+LIMIT $limit
