@@ -37,7 +37,7 @@ os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
 from graphmem import embeddings, episodes, facts, migrations, provenance  # noqa: E402
-from graphmem.config import get_settings  # noqa: E402
+from graphmem.config import SearchWeights, get_settings  # noqa: E402
 from graphmem.db import Database, connect  # noqa: E402
 from graphmem.episodes import EpisodeKind, NewEpisode  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
@@ -221,14 +221,14 @@ def _user(rng: random.Random, user: str, sessions: int
 
 
 ALL = {"bm25", "vector", "graph"}
-EQUAL = (("vector", 1.0),)
-MODES: dict[str, tuple[set[str], tuple[tuple[str, float], ...]]] = {
-    "bm25": ({"bm25"}, EQUAL),
-    "vector": ({"vector"}, EQUAL),
-    "bm25+vector": ({"bm25", "vector"}, EQUAL),
-    "all, equal": (ALL, EQUAL),
-    "all, bm25 x2": (ALL, (("bm25", 2.0), ("vector", 1.0))),
-    "all, vector x2": (ALL, (("vector", 2.0),)),  # search's default
+DEFAULT = SearchWeights()
+MODES: dict[str, tuple[set[str], SearchWeights]] = {
+    "bm25": ({"bm25"}, DEFAULT),
+    "vector": ({"vector"}, DEFAULT),
+    "bm25+vector": ({"bm25", "vector"}, DEFAULT),
+    "all, vector 1.0": (ALL, DEFAULT.model_copy(update={"vector": 1.0})),
+    "all, no priors": (ALL, DEFAULT.model_copy(update={"session": 0.0, "time": 0.0})),
+    "all (search's default)": (ALL, DEFAULT),
 }
 
 

@@ -66,7 +66,8 @@ def neo4j_start() -> None:
     """Install (first time) and start the local Neo4j; a no-op when it already runs."""
     local = _local()
     started = local.start()
-    typer.echo(f"neo4j {'started' if started else 'already running'}: {local.bolt_uri}")
+    typer.echo(f"neo4j {'started' if started else 'already running'}: {local.bolt_uri} "
+               f"(home {local.home})")
     typer.echo(f"browser: {local.browser_url} (user neo4j, password in {local.home}/password)")
 
 
@@ -79,11 +80,13 @@ def neo4j_stop() -> None:
 @neo4j_app.command("status")
 def neo4j_status() -> None:
     """Exit 0 and print the version when the local Neo4j runs, exit 3 otherwise."""
-    state = _local().status()
+    local = _local()
+    state = local.status()
     if not state.running:
-        typer.echo("neo4j not running")
+        typer.echo(f"neo4j not running (home {local.home})")
         raise typer.Exit(3)
-    typer.echo(f"neo4j running: pid {state.pid}, version {state.version or 'starting'}")
+    typer.echo(f"neo4j running: pid {state.pid}, version {state.version or 'starting'} "
+               f"(home {local.home})")
 
 
 @neo4j_app.command("logs")

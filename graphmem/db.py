@@ -183,6 +183,7 @@ def connection_target(settings: Settings) -> tuple[str, str, str]:
         from graphmem.local_neo4j import LocalNeo4j
 
         local = LocalNeo4j.from_settings(settings)
+        local.check_not_anothers()
         return local.bolt_uri, "neo4j", local.password()
     if settings.neo4j_password is None:
         raise ConfigError("GRAPHMEM_NEO4J_PASSWORD is required when GRAPHMEM_NEO4J_URI is set")

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem import entities
+from graphmem import encryption, entities
 from graphmem.db import Database, Tx
 from graphmem.episodes import earliest_per_session
-from graphmem.errors import InvalidInput, NotFound
+from graphmem.errors import DecryptionFailed, InvalidInput, NotFound
 from graphmem.fact_cache import FactCache
 from graphmem.namespaces import Namespace, lucene_key
 from graphmem.timeutil import to_native
@@ -44,6 +44,9 @@ class Receipt:
 
 
 MAX_EPISODES = 1_000
+MIN_CONTENT_PROBE = 24  # characters: an erased text shorter than this is not searched for
+MIN_NAME_PROBE = 3
+PROBE_CHARS = 200
 # What a summary of erased content says until the worker rebuilds it from what remains.
 WITHDRAWN = "[withdrawn: content it covered was erased]"
 
@@ -76,9 +79,11 @@ async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: st
     counts = await db.transaction(
         lambda tx: _erase_episodes(tx, ns, refs, actor, retract_orphans))
     ids = counts.pop("_ids")
+    probes = _probes(ns, counts.pop("_contents"))
     left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "episodes", requested,
-                      datetime.now(UTC), counts, left["nodes"], 0)
+                      datetime.now(UTC), counts, left["nodes"],
+                      await _copies(db, ns, probes, None))
     await _tombstone(db, ns, receipt, actor)
     return receipt
 
@@ -105,7 +110,7 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
     if done["retracted"]:
         await tx.run("conflicts/settle_orphaned", ns=ns, now=now)
     return {"episodes": done["erased"], "facts_retracted": done["retracted"],
-            "summaries_stale": stale, "_ids": ids}
+            "summaries_stale": stale, "_ids": ids, "_contents": plan["contents"]}
 
 
 async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: bool,
@@ -123,8 +128,10 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
         cache.forget(ns)
     keys = [entity.key, *map(entities.entity_key, entity.aliases)]
     left = (await db.read("erasure/subject_remaining", ns=ns, id=entity.id, keys=keys))[0]
+    names = [n for n in {entity.name, *entity.aliases} if len(n) >= MIN_NAME_PROBE]
+    copies = await _copies(db, ns, names, None if with_episodes else ["observation"])
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "subject", requested, datetime.now(UTC),
-                      counts, left["nodes"], left["resolvable"])
+                      counts, left["nodes"], left["resolvable"] + copies)
     await _tombstone(db, ns, receipt, actor)
     return receipt
 
@@ -143,11 +150,36 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: b
     if episodes:
         cascade = await _erase_episodes(tx, ns, episodes, actor)
         cascade.pop("_ids")
+        cascade.pop("_contents")
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
         counts["summaries_stale"] += cascade["summaries_stale"]
     await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(datetime.now(UTC)))
     return counts
+
+
+def _probes(ns: Namespace, contents: list[str]) -> list[str]:
+    """What to look for to find a copy of erased contents: the start of each, as stored and
+    (when sealed) as plaintext. Short ones ("ok", "thanks") prove nothing: they are skipped."""
+    probes = set()
+    for stored in contents:
+        try:
+            plain = encryption.reveal(stored, ns) or ""
+        except DecryptionFailed:  # sealed under a key this process lacks: its copies are too
+            plain = ""
+        for text in {stored, plain}:
+            if len(text) >= MIN_CONTENT_PROBE:
+                probes.add(text[:PROBE_CHARS])
+    return sorted(probes)
+
+
+async def _copies(db: Database, ns: Namespace, probes: list[str],
+                  episode_kinds: list[str] | None) -> int:
+    if not probes:
+        return 0
+    rows = await db.read("erasure/copies_remaining", ns=ns, probes=probes,
+                         episode_kinds=episode_kinds)
+    return int(rows[0]["copies"])
 
 
 async def _withdraw_summaries(tx: Tx, ns: Namespace, ids: list[str], reason: str) -> int:

@@ -1,5 +1,6 @@
 // What erasing these episodes touches: their sessions (to relink), the facts whose only
-// evidence they are (to retract), and those facts' entities (to lock).
+// evidence they are (to retract), those facts' entities (to lock), and their content (to
+// verify afterwards that no copy of it is left).
 UNWIND $ids AS id
 MATCH (e:Episode {ns: $ns, id: id})
 OPTIONAL MATCH (e)<-[:EVIDENCED_BY]-(f:Fact {ns: $ns})
@@ -7,4 +8,5 @@ WHERE f.retracted_at IS NULL
   AND NOT EXISTS { MATCH (f)-[:EVIDENCED_BY]->(other:Episode) WHERE NOT other.id IN $ids }
 OPTIONAL MATCH (f)-[:SUBJECT|OBJECT]->(x:Entity)
 RETURN collect(DISTINCT {session_id: e.session_id, occurred_at: e.occurred_at}) AS sessions,
-       collect(DISTINCT f.id) AS orphaned, collect(DISTINCT x.id) AS entities
+       collect(DISTINCT f.id) AS orphaned, collect(DISTINCT x.id) AS entities,
+       collect(DISTINCT e.content) AS contents

@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -176,13 +177,27 @@ class LocalNeo4j:
             return pid
         return None
 
+    def check_not_anothers(self) -> None:
+        """Before connecting to this home's server: when it is not running but its port is
+        graphmem's Neo4j of another home (the CLI run from another directory), say so, rather
+        than send this home's password to that server."""
+        if self._our_pid() is None and _port_open(self.bolt_port):
+            self._check_ports_free()
+
     def _check_ports_free(self) -> None:
         for port, key in ((self.bolt_port, "BOLT"), (self.http_port, "HTTP")):
-            if _port_open(port):
-                raise LocalNeo4jError(
-                    f"port {port} on 127.0.0.1 is already taken by another process; stop it or "
-                    f"set GRAPHMEM_LOCAL_{key}_PORT"
-                )
+            if not _port_open(port):
+                continue
+            for other in graphmem_servers():
+                if other != self.home and port in _ports_of(other):
+                    raise LocalNeo4jError(
+                        f"port {port} is taken by graphmem's Neo4j of another home, {other}: "
+                        f"run graphmem from that project, or set GRAPHMEM_HOME={other.parent} "
+                        f"(this one is {self.home.parent})")
+            raise LocalNeo4jError(
+                f"port {port} on 127.0.0.1 is already taken by another process; stop it or "
+                f"set GRAPHMEM_LOCAL_{key}_PORT"
+            )
 
     def _write_conf(self) -> None:
         # Owner-only, like the password file: the store and its logs hold memory content
@@ -290,3 +305,26 @@ def _tail(path: Path, lines: int) -> str:
     if not path.exists():
         return ""
     return "\n".join(path.read_text("utf-8", "replace").splitlines()[-lines:])
+
+
+def graphmem_servers() -> list[Path]:
+    """The homes of every graphmem-started Neo4j running on this machine (by command line)."""
+    homes = []
+    for cmdline_file in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            parts = cmdline_file.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if ENTRY_POINT.encode() in parts:
+            homes += [Path(p.decode().removeprefix("--home-dir=")) for p in parts
+                      if p.startswith(b"--home-dir=")]
+    return sorted(set(homes))
+
+
+def _ports_of(home: Path) -> set[int]:
+    """The ports a home's server was started with (graphmem writes its conf on each start)."""
+    try:
+        conf = (home / "conf" / "neo4j.conf").read_text("utf-8")
+    except OSError:
+        return set()
+    return {int(port) for port in re.findall(r"listen_address=[\d.]+:(\d+)", conf)}

@@ -177,3 +177,21 @@ async def test_erasure_leaves_no_derived_copy(gql: GraphQLClient, db: Database,
         found = await gql.ok("""query($ns: String!, $q: String!) { search(namespace: $ns,
             query: $q) { hits { kind episode { content } summary { text } } } }""", ns=ns, q=q)
         assert "Okoro" not in str(found), found
+
+
+async def test_a_receipt_that_finds_a_copy_is_not_verified(gql: GraphQLClient,
+                                                           ns: str) -> None:
+    """eraseEpisodes answered `remainingSearchable: 0` whatever was left (issue 22): the
+    receipt now searches the namespace for the erased text itself. A pasted paragraph that
+    is also in another, unerased turn is still there, and the receipt says so."""
+    pasted = "The access code for the storage unit on Harbour Street is 4471."
+    await gql.ok(RECORD, ns=ns, eps=[
+        said("m1", "2026-05-01T10:00:00Z", pasted),
+        said("m2", "2026-05-01T10:01:00Z", "ok"),
+        {**said("m3", "2026-05-01T10:02:00Z", f"Again: {pasted}"), "sessionId": "other"}])
+    erase = """mutation($ns: String!, $ids: [String!]!) { eraseEpisodes(namespace: $ns,
+        ids: $ids) { remainingNodes remainingSearchable verified } }"""
+    first = (await gql.ok(erase, ns=ns, ids=["m1"]))["eraseEpisodes"]
+    assert first == {"remainingNodes": 0, "remainingSearchable": 1, "verified": False}
+    second = (await gql.ok(erase, ns=ns, ids=["m3"]))["eraseEpisodes"]
+    assert second == {"remainingNodes": 0, "remainingSearchable": 0, "verified": True}

@@ -76,3 +76,24 @@ def test_a_password_that_looks_like_an_option_is_set(tmp_path, local_neo4j: Loca
     assert (tmp_path / "data" / "dbms" / "auth.ini").exists()
     fresh = LocalNeo4j(home=tmp_path / "fresh")
     assert all(c in "0123456789abcdef" for c in fresh.password())
+
+
+def test_another_homes_server_is_named_not_sent_our_password(tmp_path,  # type: ignore[no-untyped-def]
+                                                             local_neo4j: LocalNeo4j) -> None:
+    """The CLI run from another directory took graphmem's own Neo4j for "another process"
+    and sent it this home's password (issue 16.15): it now names the home that owns it."""
+    import pytest
+
+    from graphmem.config import Settings
+    from graphmem.db import connection_target
+    from graphmem.errors import LocalNeo4jError
+
+    elsewhere = LocalNeo4j(home=tmp_path / "neo4j", bolt_port=local_neo4j.bolt_port,
+                           http_port=local_neo4j.http_port)
+    with pytest.raises(LocalNeo4jError, match=f"another home, {local_neo4j.home}"):
+        elsewhere.start()
+    settings = Settings(home=tmp_path, local_bolt_port=local_neo4j.bolt_port,
+                        local_http_port=local_neo4j.http_port)
+    with pytest.raises(LocalNeo4jError, match=f"GRAPHMEM_HOME={local_neo4j.home.parent}"):
+        connection_target(settings)
+    assert not (tmp_path / "neo4j" / "password").exists()  # no password was made or sent
