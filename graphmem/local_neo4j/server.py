@@ -229,6 +229,7 @@ server.directories.plugins={home / "plugins"}
 server.directories.import={home / "import"}
 """
         (home / "conf" / "neo4j.conf").write_text(conf, "utf-8")
+        (home / "conf" / "neo4j.conf").chmod(0o600)
 
     def _set_initial_password(self, java: Path, lib: Path) -> None:
         """Before the first start only: Neo4j ignores this once the system database exists."""
@@ -239,6 +240,7 @@ server.directories.import={home / "import"}
             [str(java), "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool",
              "dbms", "set-initial-password", "--", self.password()],  # "--": never an option
             env=env, capture_output=True, text=True, check=False,
+            umask=0o077,  # it creates data/dbms: owner-only like the rest of the home
         )
         if result.returncode != 0:
             reason = next((line for line in (result.stdout + result.stderr).splitlines()
@@ -246,7 +248,8 @@ server.directories.import={home / "import"}
             raise LocalNeo4jError(f"could not set the initial Neo4j password: {reason}")
 
     def _launch(self, java: Path, lib: Path) -> None:
-        console = open(self.home / "logs" / "console.log", "ab")  # noqa: SIM115 - child owns it
+        console = os.fdopen(os.open(self.home / "logs" / "console.log",  # the child owns it
+                                    os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab")
         process = subprocess.Popen(
             [str(java), f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS,
              "-cp", f"{lib}/*", ENTRY_POINT,
@@ -257,6 +260,7 @@ server.directories.import={home / "import"}
         )
         console.close()
         self._pid_file.write_text(str(process.pid))
+        self._pid_file.chmod(0o600)
 
     def _wait_ready(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s

@@ -8,6 +8,7 @@ from typing import Any
 from graphmem import migration_steps
 from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.namespaces import lucene_key
 from tests.conftest import GraphQLClient, delete_namespace
 
 RECORD = """
@@ -132,10 +133,29 @@ async def test_the_migration_step_indexes_what_was_written_before(gql: GraphQLCl
         await (await session.run(
             "MATCH (n {ns: $ns}) REMOVE n.ns_key, n.window, n.context_actor "
             "WITH count(*) AS c MATCH (a:Actor {ns: $ns}) DELETE a", {"ns": ns})).consume()
-    assert await found(gql, ns, "Porto") == []
+    keyword = ("CALL db.index.fulltext.queryNodes('episode_search', $q) YIELD node "
+               "RETURN node.external_id AS id")
+    query = {"q": f"+ns_key:{lucene_key(ns)} +window:porto"}
+    assert (await db.driver.execute_query(keyword, query))[0] == []  # unreachable by BM25
     await migration_steps.conversation_search(db)
+    assert {r["id"] for r in (await db.driver.execute_query(keyword, query))[0]} == {"a", "b"}
     result = (await gql.ok(SEARCH, ns=ns, q="Which city is Ben moving to?"))["search"]
     assert {"a", "b"} == {h["episode"]["externalId"] for h in result["hits"]}
     speakers, _, _ = await db.driver.execute_query(  # (search remembers them for seconds)
         "MATCH (a:Actor {ns: $ns}) RETURN a.name AS name ORDER BY name", {"ns": ns})
     assert [r["name"] for r in speakers] == ["Ana", "Ben"]
+
+
+async def test_time_phrases_outside_the_calendar_are_ignored(gql: GraphQLClient, ns: str) -> None:
+    """"what did I say 10000 years ago" (ValueError), "99999999999 days ago" (OverflowError)
+    and "last tuesday" at year 1 answered INTERNAL from search and recall (issue 16.8)."""
+    await gql.ok(RECORD, ns=ns, eps=[turn("t", "user", "I say hello every day",
+                                          "2023-05-08T13:00:00Z")])
+    recall = """query($ns: String!, $q: String!, $ref: DateTime) { recall(namespace: $ns,
+        query: $q, referenceTime: $ref) { plan { layer reason } timeRange { expression } } }"""
+    for q, ref in (("what did I say 10000 years ago", None), ("99999999999 days ago hello", None),
+                   ("what did I say last tuesday", "0001-01-01T00:00:00Z")):
+        found = (await gql.ok(SEARCH, ns=ns, q=q, ref=ref))["search"]
+        assert found["timeRange"] is None and [h["episode"]["externalId"]
+                                               for h in found["hits"]] == ["t"], q
+        assert (await gql.ok(recall, ns=ns, q=q, ref=ref))["recall"]["timeRange"] is None
