@@ -1,6 +1,7 @@
 """Retrieval on real conversations: the LoCoMo dev split, through the GraphQL API.
 
     bin/bench retrieval --locomo ../shared/data/locomo-dev [--summaries] [--ablate] [--fit]
+                                                           [--keep-store]
 
 Each conversation goes into its own namespace, each turn one episode (externalId = dia_id,
 actor = speaker, content = text plus its photo caption, occurredAt = session start + 30 s a
@@ -38,7 +39,7 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
-from common import GraphQL, delete_namespaces, serving  # noqa: E402
+from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noqa: E402
 
 from graphmem import embeddings  # noqa: E402
 from graphmem.config import get_settings  # noqa: E402
@@ -218,12 +219,17 @@ async def main() -> None:
     parser.add_argument("--fit", action="store_true",
                         help="grid-search the search weights in-process and print the best")
     parser.add_argument("--keep", action="store_true", help="keep the namespaces afterwards")
+    parser.add_argument("--keep-store", action="store_true",
+                        help="reuse the bench Neo4j's store instead of starting empty")
     args = parser.parse_args()
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request otherwise
     logging.getLogger("graphmem.access").setLevel(logging.WARNING)
     conversations = load(args.locomo)
     settings = get_settings()
-    LocalNeo4j.from_settings(settings).start()
+    server = LocalNeo4j.from_settings(settings)
+    # An empty store: BM25's statistics (how rare a word is, how long a document) span the
+    # whole index, so other namespaces' data moves these figures by a few points.
+    server.start() if args.keep_store else fresh_local_neo4j(server)
     db = await connect(settings)
     run = uuid.uuid4().hex[:6]
     names = {c.name: f"bench/locomo-{run}/{c.name}" for c in conversations}
