@@ -14,6 +14,7 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 from neo4j import (
@@ -75,9 +76,14 @@ def _count_rows(span: Any, rows: list[Row]) -> None:
 def _keyed(name: str, params: dict[str, Any]) -> dict[str, Any]:
     """Statements that write or search a fulltext index take the namespace's Lucene token
     as ``$ns_key``; it is derived here from ``$ns``, once, so no caller can pass a wrong one."""
-    if "ns" in params and "$ns_key" in statement(name):
+    if "ns" in params and _takes_ns_key(name):
         return {**params, "ns_key": lucene_key(params["ns"])}
     return params
+
+
+@cache
+def _takes_ns_key(name: str) -> bool:
+    return "$ns_key" in statement(name)
 
 
 @dataclass

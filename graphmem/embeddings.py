@@ -149,10 +149,9 @@ def _text(row: dict[str, object]) -> str:
 
 def embedded_text(body: str, context: str | None = None) -> str:
     """At most ``EMBED_MAX_CHARS``: the end of the context (a quarter at most), then the start
-    of the body. The
-    local model's memory grows with the longest text of a batch (a 990,000-character
-    document took 1.3 GB), and one vector cannot say more about a long document than its
-    opening does; BM25 still matches every word of it."""
+    of the body. The local model's memory grows with the longest text of a batch (a
+    990,000-character document took 1.3 GB), and one vector cannot say more about a long
+    document than its opening does; BM25 still matches every word of it."""
     if not context:
         return body[:EMBED_MAX_CHARS]
     before = context[-(EMBED_MAX_CHARS // 4):]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem import encryption, entities
+from graphmem import encryption, entities, summaries
 from graphmem.db import Database, Tx
 from graphmem.episodes import earliest_per_session
 from graphmem.errors import DecryptionFailed, InvalidInput, NotFound
@@ -100,7 +100,7 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
     plan = (await tx.run("erasure/episodes_plan", ns=ns, ids=ids))[0]
     await entities.lock(tx, ns, [i for i in plan["entities"] if i])
     now = to_native(datetime.now(UTC))
-    stale = await _withdraw_summaries(tx, ns, ids, "a covered episode was erased")
+    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased", WITHDRAWN)
     done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=now, actor=actor,
                          orphaned=[i for i in plan["orphaned"] if i] if retract_orphans
                          else []))[0]
@@ -140,7 +140,8 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: b
                          actor: str | None) -> dict[str, int]:
     plan = (await tx.run("erasure/subject_plan", ns=ns, id=entity_id))[0]
     await entities.lock(tx, ns, [entity_id, *plan["other_entities"]])
-    stale = await _withdraw_summaries(tx, ns, plan["facts"], "a cited fact was erased")
+    stale = await summaries.mark_stale(tx, ns, plan["facts"], "a cited fact was erased",
+                                       WITHDRAWN)
     done = (await tx.run("erasure/subject_delete", ns=ns, id=entity_id, facts=plan["facts"],
                          others=plan["others"], other_entities=plan["other_entities"]))[0]
     counts = {**done, "summaries_stale": stale}
@@ -180,13 +181,6 @@ async def _copies(db: Database, ns: Namespace, probes: list[str],
     rows = await db.read("erasure/copies_remaining", ns=ns, probes=probes,
                          episode_kinds=episode_kinds)
     return int(rows[0]["copies"])
-
-
-async def _withdraw_summaries(tx: Tx, ns: Namespace, ids: list[str], reason: str) -> int:
-    """Summaries covering or citing what is erased lose their text (see the statement)."""
-    rows = await tx.run("erasure/withdraw_summaries", ns=ns, changed_ids=ids,
-                        placeholder=WITHDRAWN, reason=reason, now=to_native(datetime.now(UTC)))
-    return int(rows[0]["withdrawn"]) if rows else 0
 
 
 async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:

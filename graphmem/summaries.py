@@ -96,13 +96,14 @@ async def latest(db: Database, ns: Namespace, session_id: str) -> Summary | None
     return Summary.from_row(rows[0]["summary"]) if rows else None
 
 
-async def mark_stale(tx: Tx, ns: Namespace, changed_ids: list[str], reason: str) -> int:
+async def mark_stale(tx: Tx, ns: Namespace, changed_ids: list[str], reason: str,
+                     withdrawn: str | None = None) -> int:
     """Mark summaries covering or citing any of the changed facts or episodes stale (and
-    those built on them).
+    those built on them); with ``withdrawn``, replace their text by it too (erasure).
 
     Called inside the transaction that changes them: erasure, supersession, retraction."""
     rows = await tx.run("summaries/mark_stale", ns=ns, changed_ids=changed_ids, reason=reason,
-                        now=to_native(datetime.now(UTC)))
+                        withdrawn=withdrawn, now=to_native(datetime.now(UTC)))
     return int(rows[0]["marked"]) if rows else 0
 
 

@@ -72,10 +72,7 @@ def _read(text: str, reference: datetime) -> TimeRange | None:
     moment = moment.replace(tzinfo=reference.tzinfo)
     if re.search(_CLOCK, lowered):  # a clock time: the hour around it
         return TimeRange(moment - timedelta(minutes=30), moment + timedelta(minutes=90), text)
-    if re.fullmatch(rf"(?:in\s+)?(?:{_MONTHS}|may)\s+\d{{4}}", lowered):  # a month
-        start = moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-        return TimeRange(start, _add_months(start, 1), text)
-    if lowered.startswith("in "):  # a month
+    if lowered.startswith("in ") or re.fullmatch(rf"(?:{_MONTHS}|may)\s+\d{{4}}", lowered):
         start = moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
         return TimeRange(start, _add_months(start, 1), text)
     day = moment.replace(hour=0, minute=0, second=0, microsecond=0)

@@ -1,6 +1,10 @@
 // Summaries become stale when what they cover or cite changes (erasure, supersession,
 // retraction), including summaries built on top of them. The walk starts from the changed
 // facts or episodes (by id), not from the namespace's summaries.
+// With $withdrawn (erasure), every such summary, stale or not, also loses its text to that
+// placeholder and its embedding: an extractive summary copies sentences, a model
+// paraphrases, and a summary already stale still held the text. The worker rebuilds them
+// from what remains. Counted: the summaries changed.
 UNWIND $changed_ids AS changed_id
 CALL (changed_id) {
   MATCH (changed:Fact {ns: $ns, id: changed_id}) USING INDEX SEEK changed:Fact(id)
@@ -17,6 +21,13 @@ OPTIONAL MATCH (above)-[:SUMMARIZES*1..]->(d)
 WHERE above.ns = $ns
 WITH directs, collect(DISTINCT above) AS aboves
 UNWIND directs + aboves AS s
-WITH DISTINCT s WHERE s IS NOT NULL AND NOT s.stale
-SET s.stale = true, s.stale_since = $now, s.stale_reason = $reason
+WITH DISTINCT s WHERE s IS NOT NULL AND (NOT s.stale OR $withdrawn IS NOT NULL)
+SET s.stale_since = CASE WHEN s.stale THEN s.stale_since ELSE $now END,
+    s.stale_reason = $reason, s.stale = true
+WITH s
+CALL (s) {
+  WITH s WHERE $withdrawn IS NOT NULL
+  SET s.text = $withdrawn, s.withdrawn_at = $now
+  REMOVE s.embedding, s:EmbedPending
+}
 RETURN count(s) AS marked

@@ -167,15 +167,9 @@ class LocalNeo4j:
 
     def _our_pid(self) -> int | None:
         pid = self._recorded_pid()
-        if pid is None:
+        if pid is None or _home_of(pid) != self.home:
             return None
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            return None
-        if ENTRY_POINT in cmdline and f"--home-dir={self.home}" in cmdline:
-            return pid
-        return None
+        return pid
 
     def check_not_anothers(self) -> None:
         """Before connecting to this home's server: when it is not running but its port is
@@ -312,17 +306,21 @@ def _tail(path: Path, lines: int) -> str:
 
 
 def graphmem_servers() -> list[Path]:
-    """The homes of every graphmem-started Neo4j running on this machine (by command line)."""
-    homes = []
-    for cmdline_file in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            parts = cmdline_file.read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if ENTRY_POINT.encode() in parts:
-            homes += [Path(p.decode().removeprefix("--home-dir=")) for p in parts
-                      if p.startswith(b"--home-dir=")]
-    return sorted(set(homes))
+    """The homes of every graphmem-started Neo4j running on this machine."""
+    homes = {_home_of(int(proc.name)) for proc in Path("/proc").glob("[0-9]*")}
+    return sorted(home for home in homes if home is not None)
+
+
+def _home_of(pid: int) -> Path | None:
+    """The home of process ``pid`` if it is a graphmem-started Neo4j (by its command line)."""
+    try:
+        parts = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not any(ENTRY_POINT in part for part in parts):
+        return None
+    return next((Path(p.removeprefix("--home-dir=")) for p in parts
+                 if p.startswith("--home-dir=")), None)
 
 
 def _ports_of(home: Path) -> set[int]:
