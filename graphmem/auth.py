@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -68,15 +69,17 @@ def hash_secret(token: str) -> str:
 class KeyCache:
     """Recently verified keys, so an agent's every turn does not cost a lookup in Neo4j.
     A revoked key stops working within ``ttl_s`` (0: no cache, revocation is immediate).
-    Bounded; only hashes are kept, never tokens."""
+    Bounded; only hashes are kept, never tokens. ``clock``: seconds, monotonic (a test lets
+    time pass through it)."""
 
-    def __init__(self, ttl_s: float, max_keys: int = 10_000) -> None:
-        self.ttl_s, self.max_keys = ttl_s, max_keys
+    def __init__(self, ttl_s: float, max_keys: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl_s, self.max_keys, self.clock = ttl_s, max_keys, clock
         self._known: dict[str, tuple[Principal, float]] = {}
 
     def get(self, digest: str) -> Principal | None:
         found = self._known.get(digest)
-        if found is None or found[1] < time.monotonic():
+        if found is None or found[1] <= self.clock():
             return None
         return found[0]
 
@@ -85,7 +88,7 @@ class KeyCache:
             return
         if len(self._known) >= self.max_keys:
             self._known.clear()  # rare (that many distinct keys within a TTL): start afresh
-        self._known[digest] = (principal, time.monotonic() + self.ttl_s)
+        self._known[digest] = (principal, self.clock() + self.ttl_s)
 
 
 async def authenticate(db: Database, authorization: str | None,

@@ -126,12 +126,11 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
         lambda tx: _erase_subject(tx, ns, entity.id, with_episodes, actor))
     if cache is not None:
         cache.forget(ns)
-    keys = [entity.key, *map(entities.entity_key, entity.aliases)]
-    left = (await db.read("erasure/subject_remaining", ns=ns, id=entity.id, keys=keys))[0]
+    nodes, resolvable = await subject_remaining(db, ns, entity)
     names = [n for n in {entity.name, *entity.aliases} if len(n) >= MIN_NAME_PROBE]
     copies = await _copies(db, ns, names, None if with_episodes else ["observation"])
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "subject", requested, datetime.now(UTC),
-                      counts, left["nodes"], left["resolvable"] + copies)
+                      counts, nodes, resolvable + copies)
     await _tombstone(db, ns, receipt, actor)
     return receipt
 
@@ -207,9 +206,25 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     if cache is not None:
         cache.forget(ns)
     await db.write("erasure/pseudonymise_audit", ns=ns, digest=await digest(db, ns))
-    left = (await db.read("erasure/namespace_remaining", ns=ns,
-                          lucene=f"ns_key:{lucene_key(ns)}"))[0]
+    nodes, searchable = await namespace_remaining(db, ns)
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "namespace", requested, datetime.now(UTC),
-                      counts, left["nodes"], left["searchable"])
+                      counts, nodes, searchable)
     await _tombstone(db, ns, receipt, actor)
     return receipt
+
+
+async def namespace_remaining(db: Database, ns: Namespace) -> tuple[int, int]:
+    """(nodes, searchable texts) the namespace still holds: what a namespace receipt
+    reports, 0 and 0 once erased."""
+    left = (await db.read("erasure/namespace_remaining", ns=ns,
+                          lucene=f"ns_key:{lucene_key(ns)}"))[0]
+    return left["nodes"], left["searchable"]
+
+
+async def subject_remaining(db: Database, ns: Namespace,
+                            entity: entities.Entity) -> tuple[int, int]:
+    """(nodes, names that still resolve) of an entity: its node, and its name or any alias
+    still leading to an entity. What a subject receipt reports, 0 and 0 once erased."""
+    keys = [entity.key, *map(entities.entity_key, entity.aliases)]
+    left = (await db.read("erasure/subject_remaining", ns=ns, id=entity.id, keys=keys))[0]
+    return left["nodes"], left["resolvable"]

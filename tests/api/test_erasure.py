@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 
+from graphmem import entities
 from graphmem.db import Database
 from graphmem.embeddings import LocalEmbedder, embed_all_pending
-from graphmem.erasure import digest
+from graphmem.erasure import digest, namespace_remaining, subject_remaining
+from graphmem.namespaces import Namespace
 from tests.api.test_conflicts import POLICY, RECORD, said
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient, delete_namespace
@@ -195,3 +197,42 @@ async def test_a_receipt_that_finds_a_copy_is_not_verified(gql: GraphQLClient,
     assert first == {"remainingNodes": 0, "remainingSearchable": 1, "verified": False}
     second = (await gql.ok(erase, ns=ns, ids=["m3"]))["eraseEpisodes"]
     assert second == {"remainingNodes": 0, "remainingSearchable": 0, "verified": True}
+
+
+async def test_the_namespace_check_sees_all_a_namespace_holds(gql: GraphQLClient, db: Database,
+                                                            ns: str) -> None:
+    """A receipt is only as good as its check: run over a namespace that still holds
+    memory, it must see every node of it (whatever its label) and every searchable text."""
+    await fill(gql, ns)
+    ids, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) RETURN collect(e.id) AS ids", {"ns": ns})
+    await gql.ok("""mutation($ns: String!, $ids: [String!]!) { writeSummary(namespace: $ns,
+        summary: {text: "Moved from Porto to Lisbon", covers: $ids}) { id } }""",
+                 ns=ns, ids=ids[0]["ids"])
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (n) WHERE n.ns = $ns AND NOT n:AuditEvent "  # the audit log is pseudonymised
+        "RETURN count(n) AS nodes, [l IN collect(DISTINCT labels(n)[0]) | l] AS labels, "
+        "count(CASE WHEN n:Episode OR n:Fact OR n:Summary OR n:Entity OR n:Alias THEN 1 END) "
+        "AS texts", {"ns": ns})
+    assert {"Summary", "Session", "Conflict", "Alias", "Value"} <= set(rows[0]["labels"])
+    assert await namespace_remaining(db, Namespace(ns)) == (rows[0]["nodes"], rows[0]["texts"])
+
+
+async def test_the_subject_check_sees_every_name_that_resolves(gql: GraphQLClient,
+                                                               db: Database, ns: str) -> None:
+    """Run over an entity that is still there, the subject check finds its node and every
+    name (its own and each alias) that leads to it; after eraseSubject, none resolves."""
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Jordan Vale", "lives_in", "Leeds")])
+    for alias in ("JV", "Jord"):
+        await gql.ok("""mutation($ns: String!, $alias: String!) { addAlias(namespace: $ns,
+            name: "Jordan Vale", alias: $alias) { id } }""", ns=ns, alias=alias)
+    entity = await entities.by_name(db, Namespace(ns), "jv")
+    assert entity is not None
+    assert await subject_remaining(db, Namespace(ns), entity) == (1, 3)
+    await gql.ok("""mutation($ns: String!) { eraseSubject(namespace: $ns, entity: "Jord") {
+        verified } }""", ns=ns)
+    assert await subject_remaining(db, Namespace(ns), entity) == (0, 0)
+    for name in ("Jordan Vale", "JV", "Jord"):
+        found = await gql.ok("""query($ns: String!, $name: String!) { entity(namespace: $ns,
+            name: $name) { id } }""", ns=ns, name=name)
+        assert found["entity"] is None, name
