@@ -40,7 +40,8 @@ def test_namespaces_accept_the_safe_alphabet(good: str) -> None:
 
 
 @pytest.mark.parametrize("bad", ["", "/acme", "acme/", "acme//u", "ac me", "acme/*", "a'b",
-                                 "x/" * 8 + "y", "é", "a" * 64])
+                                 "x/" * 8 + "y", "é", "a" * 64,
+                                 "/".join(["a" * 63] * 3) + "/" + "b" * 10])  # over 200 characters
 def test_namespaces_refuse_everything_else(bad: str) -> None:
     with pytest.raises(InvalidInput):
         parse_namespace(bad)
