@@ -2,12 +2,16 @@
 
 Near-identical data goes into namespaces A and B; a key granted only A walks every query
 field against B (forbidden) and against A (sees only A's data). A test below fails when a
-new root field is added without being walked here.
+new root field is added without being walked here. Every field that names something by id
+(or by name), called through A's namespace with B's ids, answers exactly as for an id that
+does not exist, and writes nothing to B.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
+from typing import Any
 
 import httpx
 
@@ -154,6 +158,156 @@ async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database
             denied = await only_a(f"mutation({params}) {{ {selection} }}", ns=b, **variables)
             assert denied["errors"][0]["extensions"]["code"] == "FORBIDDEN", (name, denied)
         assert await graph_size(db) == before  # B untouched by all of them
+    finally:
+        await delete_namespace(db, a)
+        await delete_namespace(db, b)
+
+
+# Every field that names a thing by id or name, with each thing of B's (a $variable named
+# after it) in place of that id or name. $own is A's episode, where a field needs one.
+BY_ID = {
+    "episode": "query($ns: String!, $episode: ID!) { episode(namespace: $ns, id: $episode) "
+               "{ id content } }",
+    "provenance": "query($ns: String!, $fact: ID!) { provenance(namespace: $ns, "
+                  "factId: $fact) { fact { id text } } }",
+    "verify_fact": "query($ns: String!, $fact: ID!) { verifyFact(namespace: $ns, "
+                   "factId: $fact) { verdict } }",
+    "job": "query($ns: String!, $job: ID!) { job(namespace: $ns, id: $job) { id state } }",
+    "entity": "query($ns: String!, $entity: String!) { entity(namespace: $ns, name: $entity) "
+              "{ id name } }",
+    "entity_by_alias": "query($ns: String!, $alias: String!) { entity(namespace: $ns, "
+                       "name: $alias) { id name } }",
+    "timeline": "query($ns: String!, $entity: String!) { timeline(namespace: $ns, "
+                "entity: $entity) { nodes { fact { text } } } }",
+    "traverse": "query($ns: String!, $entity: String!) { traverse(namespace: $ns, "
+                "from: $entity) { nodes { name } } }",
+    "summary": "query($ns: String!, $session: String!) { summary(namespace: $ns, "
+               "sessionId: $session) { id text } }",
+    "episodes_of_session": "query($ns: String!, $session: String!) { episodes(namespace: $ns, "
+                           "where: {sessionId: $session}) { nodes { id } } }",
+    "facts_of_subject": "query($ns: String!, $entity: String!) { facts(namespace: $ns, "
+                        "where: {subject: $entity}) { nodes { id } } }",
+    "retract_fact": "mutation($ns: String!, $fact: ID!) { retractFact(namespace: $ns, "
+                    "factId: $fact, reason: \"x\") { id } }",
+    "correct_fact": "mutation($ns: String!, $fact: ID!) { correctFact(namespace: $ns, "
+                    "factId: $fact, object: \"Faro\", reason: \"x\") { outcome } }",
+    "resolve_conflict": "mutation($ns: String!, $conflict: ID!, $fact: ID!) { resolveConflict("
+                        "namespace: $ns, conflictId: $conflict, keep: $fact, reason: \"x\") "
+                        "{ id } }",
+    "erase_episodes": "mutation($ns: String!, $episode: String!) { eraseEpisodes("
+                      "namespace: $ns, ids: [$episode]) { verified } }",
+    "erase_episodes_by_external_id": "mutation($ns: String!, $external: String!) { "
+                                     "eraseEpisodes(namespace: $ns, ids: [$external]) "
+                                     "{ verified } }",
+    "redact_episode": "mutation($ns: String!, $episode: ID!) { redactEpisode(namespace: $ns, "
+                      "id: $episode, reason: \"x\") { id } }",
+    "extract_facts": "mutation($ns: String!, $episode: ID!) { extractFacts(namespace: $ns, "
+                     "episodeIds: [$episode], wait: true) { id } }",
+    "retry_job": "mutation($ns: String!, $job: ID!) { retryJob(namespace: $ns, id: $job) "
+                 "{ id } }",
+    "summary_covering_episode": "mutation($ns: String!, $episode: String!) { writeSummary("
+                                "namespace: $ns, summary: {text: \"x\", covers: [$episode]}) "
+                                "{ id } }",
+    "summary_covering_summary": "mutation($ns: String!, $summary: String!) { writeSummary("
+                                "namespace: $ns, summary: {text: \"x\", covers: [$summary]}) "
+                                "{ id } }",
+    "summary_citing_fact": "mutation($ns: String!, $own: String!, $fact: String!) { "
+                           "writeSummary(namespace: $ns, summary: {text: \"x\", "
+                           "covers: [$own], cites: [$fact]}) { id } }",
+    "fact_evidenced_by_episode": "mutation($ns: String!, $episode: String!) { assertFacts("
+                                 "namespace: $ns, facts: [{subject: \"Alice\", predicate: "
+                                 "\"likes\", object: \"tea\", evidence: [$episode]}]) "
+                                 "{ outcome } }",
+    "fact_evidenced_by_external_id": "mutation($ns: String!, $external: String!) { "
+                                     "assertFacts(namespace: $ns, facts: [{subject: "
+                                     "\"Alice\", predicate: \"likes\", object: \"tea\", "
+                                     "evidence: [$external]}]) { outcome } }",
+    "erase_subject": "mutation($ns: String!, $entity: String!) { eraseSubject(namespace: $ns, "
+                     "entity: $entity) { verified } }",
+    "add_alias": "mutation($ns: String!, $entity: String!) { addAlias(namespace: $ns, "
+                 "name: $entity, alias: \"Zed\") { id } }",
+    "merge_from": "mutation($ns: String!, $entity: String!) { mergeEntities(namespace: $ns, "
+                  "from: $entity, into: \"Alice\") { factsMoved } }",
+    "merge_into": "mutation($ns: String!, $alias: String!) { mergeEntities(namespace: $ns, "
+                  "from: \"Alice\", into: $alias) { factsMoved } }",
+    "summarize_session": "mutation($ns: String!, $session: String!) { summarize("
+                         "namespace: $ns, sessionId: $session, wait: true) { id } }",
+}
+
+
+async def _namespace_contents(db: Database, ns: str) -> list[str]:
+    """Every node and relationship of ``ns``, properties included (the embedding worker's
+    own changes left out), for "wrote nothing to B" checks that also see updates."""
+    records, _, _ = await db.driver.execute_query(
+        "MATCH (n) WHERE n.ns = $ns "
+        "RETURN elementId(n) AS id, [l IN labels(n) WHERE l <> 'EmbedPending'] AS labels, "
+        "properties(n) AS props, "
+        "[(n)-[r]->(m) | [type(r), properties(r), elementId(m)]] AS out", {"ns": ns},
+        database_=db.name)
+    return sorted(repr((r["id"], r["labels"], {k: v for k, v in r["props"].items()
+                                                if k != "embedding"}, sorted(map(repr, r["out"]))))
+                  for r in records)
+
+
+def _unknown(value: str) -> str:
+    """An id (or name) of the same shape that names nothing anywhere."""
+    prefix, _, _ = value.rpartition("_")
+    return f"{prefix}_{uuid.uuid4().hex}" if prefix else f"Nobody{uuid.uuid4().hex[:6]}"
+
+
+def _answer(body: dict[str, Any], named: dict[str, str]) -> str:
+    text = json.dumps(body, sort_keys=True)
+    for thing, value in named.items():
+        for form in (value, value.lower()):
+            text = text.replace(form, f"<{thing}>")
+    return text
+
+
+async def test_b_ids_through_a_namespace_are_unknown(client: httpx.AsyncClient, db: Database,
+                                                     gql: GraphQLClient) -> None:
+    """A key for A naming B's things in A's namespace learns nothing: the answer is the one
+    for an id that does not exist (never a conflict or a concurrent change that would say
+    it does), and B is left exactly as it was."""
+    a, b = f"iso/{uuid.uuid4().hex[:8]}-a", f"iso/{uuid.uuid4().hex[:8]}-b"
+    try:
+        own = await gql.ok(RECORD, ns=a, eps=[ep("ma1", 1, "I live in Lisbon", session="sa")])
+        await gql.ok(ASSERT, ns=a, facts=[fact("Alice", "lives_in", "Lisbon", evidence=["ma1"])])
+        recorded = await gql.ok(RECORD, ns=b, eps=[ep("mb1", 1, "Bruno lives in Porto",
+                                                      session="sb")])
+        await gql.ok("""mutation($ns: String!) { setPredicatePolicy(namespace: $ns,
+            predicate: "mood", cardinality: ONE, strategy: MANUAL) { predicate } }""", ns=b)
+        asserted = await gql.ok(ASSERT, ns=b, facts=[
+            fact("Bruno", "lives_in", "Porto", evidence=["mb1"]), fact("Bruno", "mood", "calm"),
+            fact("Bruno", "mood", "tense")])
+        await gql.ok("""mutation($ns: String!) { addAlias(namespace: $ns, name: "Bruno",
+            alias: "Brunello") { id } }""", ns=b)
+        episode = recorded["recordEpisodes"]["episodes"][0]["id"]
+        summary = await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
+            writeSummary(namespace: $ns, summary: $s) { id } }""", ns=b,
+                               s={"text": "Bruno lives in Porto", "covers": [episode],
+                                  "sessionId": "sb"})
+        job = await gql.ok("""mutation($ns: String!) { extractFacts(namespace: $ns,
+            episodeIds: ["mb1"], wait: true) { id } }""", ns=b)
+        conflicts = await gql.ok("""query($ns: String!) { conflicts(namespace: $ns) {
+            nodes { id } } }""", ns=b)
+        of_b = {"episode": episode, "external": "mb1",
+                "fact": asserted["assertFacts"][0]["fact"]["id"],
+                "conflict": conflicts["conflicts"]["nodes"][0]["id"],
+                "summary": summary["writeSummary"]["id"], "job": job["extractFacts"]["id"],
+                "entity": "Bruno", "alias": "Brunello", "session": "sb"}
+        own_episode = own["recordEpisodes"]["episodes"][0]["id"]
+        only_a = GraphQLClient(client, await create_key(db, "iso-a", grants=[a], admin=False))
+        b_before = await _namespace_contents(db, b)
+        for name, document in BY_ID.items():
+            used = {k: v for k, v in of_b.items() if f"${k}:" in document}
+            assert used, name
+            unknown = {k: _unknown(v) for k, v in used.items()}
+            crossed = await only_a(document, ns=a, own=own_episode, **used)
+            missing = await only_a(document, ns=a, own=own_episode, **unknown)
+            assert _answer(crossed, used) == _answer(missing, unknown), name
+            codes = {e["extensions"]["code"] for e in crossed.get("errors") or []}
+            assert codes <= {"NOT_FOUND", "INVALID_INPUT"}, (name, crossed)
+        assert await _namespace_contents(db, b) == b_before  # B untouched by all of them
     finally:
         await delete_namespace(db, a)
         await delete_namespace(db, b)
