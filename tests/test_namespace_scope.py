@@ -184,7 +184,7 @@ def _takes_ns(text: str) -> bool:
 async def plan_of(db: Database, text: str) -> Any:
     params = {p: None for p in re.findall(r"\$(\w+)", text)}
     async with db.driver.session(database=db.name) as session:
-        result = await session.run(f"EXPLAIN {text}", params)  # type: ignore[arg-type]
+        result = await session.run(f"EXPLAIN {text}", params)
         summary = await result.consume()
     assert summary.plan is not None
     return summary.plan
