@@ -18,13 +18,16 @@ from graphmem.db import Database
 from tests.conftest import GraphQLClient, delete_namespace, graph_size
 
 CASES = 300
-CANARY = "canary-7d1e"  # what namespace B holds; it must never reach A's key
+# B's external id, session and entity keys, which A's hostile input guesses; B's answers
+# would carry the LEAKS, which A never sends (entity keys are case-folded names).
+CANARY = "canary-7d1e"
+LEAKS = (f"{CANARY}-b", CANARY.upper())
 HOSTILE = [
     "", " ", "\x00", "\ud800", "\u202e", "\ufeff", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "a" * 70_000, "9" * 400,
     "' OR 1=1 //", "\" }) MATCH (n) DETACH DELETE n //", "`Entity`) WITH n MATCH (x) RETURN x //",
     "$ns", "{ns: 'other'}", "ns:*", "*", "other/*", "../../etc/passwd", "<script>x</script>",
     "null", "NaN", "-1", "works at", "WORKS_AT", "SUBJECT", "EVIDENCED_BY", "__typename",
-    "eyJ4IjoxfQ==", "W10=", "WyIyMDI2Il0=", CANARY,
+    "eyJ4IjoxfQ==", "W10=", "WyIyMDI2Il0=", CANARY, f"{CANARY}-city", f"{CANARY}-aka",
 ]
 text = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=80),
                  st.text(alphabet=st.characters(codec="utf-8"), max_size=20))
@@ -45,14 +48,15 @@ OPERATIONS: dict[str, tuple[str, bool]] = {  # name -> (document, writes)
     "summary": ("""mutation($ns: String!, $a: String!, $b: String!) { writeSummary(
       namespace: $ns, summary: {text: $a, covers: [$b]}) { id } }""", True),
     "search": ("""query($ns: String!, $a: String!) { search(namespace: $ns, query: $a) {
-      hits { kind episode { content } fact { text } entity { name } } } }""", False),
+      hits { kind episode { content } fact { text object } entity { name aliases } } } }""",
+               False),
     "recall": ("""query($ns: String!, $a: String!) { recall(namespace: $ns, query: $a) {
       pieces { text } } }""", False),
     "facts": ("""query($ns: String!, $a: String!, $b: String!, $c: String!) { facts(
       namespace: $ns, where: {subject: $a, predicate: $b}, after: $c) { nodes { text } } }""",
               False),
     "entity": ("""query($ns: String!, $a: String!) { entity(namespace: $ns, name: $a) {
-      name factsOut { object } } }""", False),
+      name aliases factsOut { text object } } }""", False),
     "traverse": ("""query($ns: String!, $a: String!) { traverse(namespace: $ns, from: $a,
       depth: 2) { nodes { name } } }""", False),
     "episodes": ("""query($ns: String!, $a: String!, $c: String!) { episodes(namespace: $ns,
@@ -104,7 +108,8 @@ async def _check(client: httpx.AsyncClient, db: Database, token: str, op: str, n
     body = response.json()
     codes = [e.get("extensions", {}).get("code") for e in body.get("errors") or []]
     assert "INTERNAL" not in codes, (op, a[:40], b[:40], c[:40], body["errors"])
-    assert CANARY + "-b" not in response.text  # B's data never reaches A's key
+    leaked = [leak for leak in LEAKS if leak in response.text]
+    assert not leaked, (op, a[:40], b[:40], c[:40], leaked)  # B's never reaches A's key
     if writes and body.get("errors"):
         assert await graph_size(db) == before, (op, codes)  # refused: nothing written
 
@@ -114,9 +119,21 @@ async def _fuzz_namespaces(db: Database, gql: GraphQLClient) -> tuple[str, str, 
     await gql.ok(RECORD, ns=b, eps=[{"content": f"{CANARY}-b lives here", "externalId": CANARY,
                                      "kind": "USER_MESSAGE", "sessionId": CANARY,
                                      "occurredAt": "2026-05-01T10:00:00Z"}])
-    await gql.ok("""mutation($ns: String!, $c: String!) { assertFacts(namespace: $ns, facts: [
-        {subject: $c, predicate: "lives_in", object: $c, evidence: [$c]}]) { outcome } }""",
-                 ns=b, c=CANARY)
+    name = CANARY.upper()  # B's entities: their keys are what A guesses, their names LEAKS
+    await gql.ok("""mutation($ns: String!, $c: String!, $s: String!, $o: String!,
+        $v: String!) { assertFacts(namespace: $ns, facts: [
+        {subject: $s, predicate: "lives_in", object: $o, evidence: [$c]},
+        {subject: $s, predicate: "motto", value: {string: $v}, evidence: [$c]}]) { outcome } }""",
+                 ns=b, c=CANARY, s=name, o=f"{name}-CITY", v=f"{name} {CANARY}-b")
+    await gql.ok("""mutation($ns: String!, $s: String!, $a: String!) { addAlias(namespace: $ns,
+        name: $s, alias: $a) { id } }""", ns=b, s=name, a=f"{name}-AKA")
+    seen = await gql.ok("""query($ns: String!, $c: String!) { entity(namespace: $ns, name: $c) {
+        name aliases factsOut { text object } } }""", ns=b, c=CANARY)
+    entity = seen["entity"]  # B's own key would see every leak the check looks for
+    assert (entity["name"], entity["aliases"]) == (name, [f"{name}-AKA"])
+    assert sorted(f["object"] for f in entity["factsOut"]) == [f"{name} {CANARY}-b",
+                                                               f"{name}-CITY"]
+    assert all(f["text"].startswith(name) for f in entity["factsOut"])
     return a, b, await create_key(db, "fuzz", grants=[a], admin=False)
 
 
