@@ -106,3 +106,18 @@ async def test_rotation_reseals_under_the_new_key(gql: GraphQLClient, db: Databa
     assert read["episodes"]["nodes"][0]["content"] == f"I live on {SECRET} street."
     assert (await gql.ok(RECORD, ns=ns, eps=batch))["recordEpisodes"]["duplicates"] == 2
     assert await rotate(db, ns=Namespace(ns)) == 0  # nothing left to re-seal
+
+
+async def test_an_erasure_receipt_looks_for_the_plaintext_of_sealed_content(
+        gql: GraphQLClient, ns: str, keys: list[str]) -> None:
+    """Sealed turns are stored as ciphertext, but a copy of their words can sit elsewhere in
+    plaintext (here: a fact quoting one): the receipt searches for both forms."""
+    said = f"Please remember that my locker code is {SECRET}"
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, said)])
+    await gql.ok("""mutation($ns: String!, $said: String!) { assertFacts(namespace: $ns,
+        facts: [{subject: "user", predicate: "said", object: $said}]) { fact { id } } }""",
+                 ns=ns, said=said)
+    receipt = await gql.ok("""mutation($ns: String!) { eraseEpisodes(namespace: $ns,
+        ids: ["m1"]) { remainingNodes remainingSearchable verified } }""", ns=ns)
+    assert receipt["eraseEpisodes"] == {"remainingNodes": 0, "remainingSearchable": 1,
+                                        "verified": False}

@@ -191,11 +191,16 @@ async def test_a_receipt_that_finds_a_copy_is_not_verified(gql: GraphQLClient,
         said("m1", "2026-05-01T10:00:00Z", pasted),
         said("m2", "2026-05-01T10:01:00Z", "ok"),
         {**said("m3", "2026-05-01T10:02:00Z", f"Again: {pasted}"), "sessionId": "other"}])
+    m3 = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, where: {sessionId: "other"})
+        { nodes { id } } }""", ns=ns)
+    await gql.ok("""mutation($ns: String!, $s: SummaryInput!) { writeSummary(namespace: $ns,
+        summary: $s) { id } }""", ns=ns, s={"text": f"They repeated it: {pasted}",
+                                             "covers": [m3["episodes"]["nodes"][0]["id"]]})
     erase = """mutation($ns: String!, $ids: [String!]!) { eraseEpisodes(namespace: $ns,
         ids: $ids) { remainingNodes remainingSearchable verified } }"""
     first = (await gql.ok(erase, ns=ns, ids=["m1"]))["eraseEpisodes"]
-    assert first == {"remainingNodes": 0, "remainingSearchable": 1, "verified": False}
-    second = (await gql.ok(erase, ns=ns, ids=["m3"]))["eraseEpisodes"]
+    assert first == {"remainingNodes": 0, "remainingSearchable": 2, "verified": False}  # m3
+    second = (await gql.ok(erase, ns=ns, ids=["m3"]))["eraseEpisodes"]  # and its summary
     assert second == {"remainingNodes": 0, "remainingSearchable": 0, "verified": True}
 
 
