@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.db import Database
+from graphmem.timeutil import maybe_datetime
 from tests.api.test_facts import ASSERT, PROVENANCE, edges_and_statements, fact
 from tests.conftest import GraphQLClient, graph_size
 
@@ -304,3 +305,156 @@ async def test_a_late_older_fact_never_overwrites_a_newer_one(gql: GraphQLClient
     assert await objects(gql, ns, validAt="2026-06-15T00:00:00Z") == ["Initech"]
     assert await objects(gql, ns, validAt="2026-05-15T00:00:00Z") == ["Globex"]
     assert await objects(gql, ns) == ["Globex"]
+
+
+# Promises of conflict resolution, with the exact history each step leaves ---------------------
+
+LEDGER = """
+CALL () { MATCH (f:Fact {ns: $ns}) RETURN count(f) AS versions }
+CALL () { MATCH (:Fact {ns: $ns})-[s:SUPERSEDES]->(:Fact) RETURN count(s) AS supersedes }
+CALL () { MATCH (:Fact {ns: $ns})-[r:REVISES]->(:Fact) RETURN count(r) AS revises }
+CALL () { MATCH (c:Conflict {ns: $ns, status: 'open'}) RETURN count(c) AS open }
+RETURN versions, supersedes, revises, open"""
+BELIEVED = """
+MATCH (f:Fact {ns: $ns}) WHERE f.retracted_at IS NULL
+RETURN f.id AS id, f.object AS object, f.status AS status, f.valid_from AS vf,
+       f.valid_to AS vt,
+       COLLECT { MATCH (c:Conflict {status: 'open'})-[:CANDIDATE]->(f) RETURN c.id } AS open"""
+RESOLVE = """mutation($ns: String!, $id: ID!, $keep: ID!) {
+  resolveConflict(namespace: $ns, conflictId: $id, keep: $keep, reason: "asked Dana") {
+    status kept } }"""
+
+
+async def ledger(db: Database, ns: str) -> tuple[int, int, int, int]:
+    """(fact versions, SUPERSEDES links, REVISES links, open conflicts) in the namespace."""
+    records, _, _ = await db.driver.execute_query(LEDGER, {"ns": ns})
+    r = records[0]
+    return r["versions"], r["supersedes"], r["revises"], r["open"]
+
+
+async def believed(db: Database, ns: str) -> list[tuple[str, str, str | None, str | None]]:
+    """What memory believes now: (object, status, valid from, valid to), dates as days."""
+    records, _, _ = await db.driver.execute_query(BELIEVED, {"ns": ns})
+    for r in records:  # disputed exactly when held by an open conflict
+        assert (r["status"] == "disputed") == bool(r["open"]), dict(r)
+    return sorted((r["object"], r["status"], _day(r["vf"]), _day(r["vt"])) for r in records)
+
+
+def _day(value: Any) -> str | None:
+    moment = maybe_datetime(value)
+    return None if moment is None else moment.date().isoformat()
+
+
+async def test_recency_tie_goes_to_the_later_belief(gql: GraphQLClient, db: Database,
+                                                    ns: str) -> None:
+    """Two employers from the same day: the one memory was told later wins, whole."""
+    first = await gql.ok(ASSERT_FULL, ns=ns, facts=[fact("user", "works_at", "Acme",
+                                                         validFrom="2026-03-01T00:00:00Z")])
+    assert await ledger(db, ns) == (1, 0, 0, 0)
+    later = (await gql.ok(ASSERT_FULL, ns=ns, facts=[fact(
+        "user", "works_at", "Globex", validFrom="2026-03-01T00:00:00Z")]))["assertFacts"][0]
+    assert later["outcome"] == "CREATED" and later["fact"]["status"] == "ACTIVE"
+    assert later["fact"]["supersedes"] == [{"fact": {"object": "Acme"}, "strategy": "recency",
+                                            "reason": "stated more recently"}]
+    assert await ledger(db, ns) == (2, 1, 0, 0)  # Acme ended whole: no revision
+    assert await believed(db, ns) == [("Globex", "active", "2026-03-01", None)]
+    assert await objects(gql, ns, validAt="2026-03-15T00:00:00Z") == ["Globex"]
+    audit = (await gql.ok(PROVENANCE, ns=ns, id=first["assertFacts"][0]["fact"]["id"]))
+    assert audit["provenance"]["supersededBy"] == [{"id": later["fact"]["id"]}]
+
+
+async def test_a_trimmed_disputed_fact_stays_disputed_for_what_it_keeps(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """A stronger fact takes March from two disputed ones: what they keep on either side is
+    still disputed, in the same open conflict."""
+    await gql.ok(POLICY, ns=ns, p="role", c="ONE", s="CONFIDENCE")
+    await assert_one(gql, ns, obj="engineer", confidence=0.5, validFrom="2026-01-01T00:00:00Z")
+    assert await ledger(db, ns) == (1, 0, 0, 0)
+    tie = await assert_one(gql, ns, obj="manager", confidence=0.5,
+                           validFrom="2026-01-01T00:00:00Z")
+    assert tie["outcome"] == "DISPUTED"
+    assert await ledger(db, ns) == (2, 0, 0, 1)
+    strong = await assert_one(gql, ns, obj="director", confidence=0.9,
+                              validFrom="2026-03-01T00:00:00Z",
+                              validTo="2026-04-01T00:00:00Z")
+    assert strong["outcome"] == "CREATED"
+    assert await ledger(db, ns) == (7, 2, 4, 1)  # two ended, each kept two pieces
+    assert await believed(db, ns) == [
+        ("director", "active", "2026-03-01", "2026-04-01"),
+        ("engineer", "disputed", "2026-01-01", "2026-03-01"),
+        ("engineer", "disputed", "2026-04-01", None),
+        ("manager", "disputed", "2026-01-01", "2026-03-01"),
+        ("manager", "disputed", "2026-04-01", None)]
+    [still] = (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
+    assert sorted(c["object"] for c in still["candidates"] if c["status"] == "DISPUTED") == [
+        "engineer", "engineer", "manager", "manager"]
+
+
+async def test_a_dispute_trimmed_in_the_batch_that_opened_it_stays_disputed(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """The same, in one batch: the dispute opens with the trimmed pieces, not the ended
+    versions."""
+    await gql.ok(POLICY, ns=ns, p="role", c="ONE", s="CONFIDENCE")
+    batch = await gql.ok(ASSERT_FULL, ns=ns, facts=[
+        fact("Dana", "role", "engineer", confidence=0.5, validFrom="2026-01-01T00:00:00Z"),
+        fact("Dana", "role", "manager", confidence=0.5, validFrom="2026-01-01T00:00:00Z"),
+        fact("Dana", "role", "director", confidence=0.9, validFrom="2026-03-01T00:00:00Z",
+             validTo="2026-04-01T00:00:00Z")])
+    assert [a["outcome"] for a in batch["assertFacts"]] == ["CREATED", "DISPUTED", "CREATED"]
+    assert await ledger(db, ns) == (7, 2, 4, 1)
+    assert [s for _, s, _, _ in await believed(db, ns)] == ["active"] + ["disputed"] * 4
+    [still] = (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
+    assert sorted((c["object"], c["status"]) for c in still["candidates"]) == [
+        ("engineer", "DISPUTED"), ("engineer", "DISPUTED"), ("manager", "DISPUTED"),
+        ("manager", "DISPUTED")]
+
+async def test_a_weaker_rival_the_new_fact_keeps_nothing_of_is_untouched(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """"lead" (stronger) holds all of January and February, so all of "intern" (weaker);
+    "engineer" keeps only March, where "intern" never held: "intern" must not end."""
+    await gql.ok(POLICY, ns=ns, p="role", c="ONE", s="MANUAL")
+    await assert_one(gql, ns, obj="lead", confidence=0.9, validFrom="2026-01-01T00:00:00Z",
+                     validTo="2026-03-01T00:00:00Z")
+    intern = await assert_one(gql, ns, obj="intern", confidence=0.3,
+                              validFrom="2026-01-01T00:00:00Z", validTo="2026-02-01T00:00:00Z")
+    assert await ledger(db, ns) == (2, 0, 0, 1)
+    await gql.ok(POLICY, ns=ns, p="role", c="ONE", s="CONFIDENCE")
+    new = await assert_one(gql, ns, obj="engineer", confidence=0.6,
+                           validFrom="2026-01-01T00:00:00Z", validTo="2026-04-01T00:00:00Z")
+    assert new["outcome"] == "CREATED"
+    assert new["fact"]["supersededBy"] == [{"fact": {"object": "lead"},
+                                            "strategy": "confidence"}]
+    assert await ledger(db, ns) == (3, 1, 0, 1)  # one new version, one link: lead's
+    assert await believed(db, ns) == [
+        ("engineer", "active", "2026-03-01", "2026-04-01"),
+        ("intern", "disputed", "2026-01-01", "2026-02-01"),
+        ("lead", "disputed", "2026-01-01", "2026-03-01")]
+    audit = (await gql.ok(PROVENANCE, ns=ns, id=intern["fact"]["id"]))["provenance"]
+    assert audit["supersededBy"] == []
+
+
+async def test_resolving_a_conflict_disputes_again_what_still_clashes(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """Keeping "engineer" (January-February) settles those months; "manager" and "director"
+    both keep March onwards, where they still clash: a conflict must hold them again."""
+    await gql.ok(POLICY, ns=ns, p="role", c="ONE", s="MANUAL")
+    engineer = await assert_one(gql, ns, obj="engineer", validFrom="2026-01-01T00:00:00Z",
+                                validTo="2026-03-01T00:00:00Z")
+    assert await ledger(db, ns) == (1, 0, 0, 0)
+    await assert_one(gql, ns, obj="manager", validFrom="2026-02-01T00:00:00Z")
+    assert await ledger(db, ns) == (2, 0, 0, 1)
+    await assert_one(gql, ns, obj="director", validFrom="2026-02-01T00:00:00Z")
+    assert await ledger(db, ns) == (3, 0, 0, 2)  # director against both: a second conflict
+    wide = next(c for c in (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
+                if len(c["candidates"]) == 3)
+    done = await gql.ok(RESOLVE, ns=ns, id=wide["id"], keep=engineer["fact"]["id"])
+    assert done["resolveConflict"] == {"status": "RESOLVED", "kept": engineer["fact"]["id"]}
+    # Two ended, each keeping March onwards as a revision; the first conflict settled itself.
+    assert await ledger(db, ns) == (5, 2, 2, 1)
+    assert await believed(db, ns) == [
+        ("director", "disputed", "2026-03-01", None),
+        ("engineer", "active", "2026-01-01", "2026-03-01"),
+        ("manager", "disputed", "2026-03-01", None)]
+    [again] = (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
+    assert sorted((c["object"], c["status"]) for c in again["candidates"]) == [
+        ("director", "DISPUTED"), ("manager", "DISPUTED")]
