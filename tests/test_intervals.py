@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,3 +40,11 @@ def test_subtract_is_pointwise_difference(base: Interval, cuts: list[Interval]) 
 def test_overlap_means_a_shared_moment(a: Interval, b: Interval) -> None:
     shared = any(a.contains(m) and b.contains(m) for m in PROBES)
     assert a.overlaps(b) == shared
+
+
+def test_an_interval_must_last() -> None:
+    """An instant or a backwards span is no validity: nothing could hold in it."""
+    for start, end in ((T0, T0), (T0 + timedelta(days=1), T0)):
+        with pytest.raises(ValueError, match="start before it ends"):
+            Interval(start, end)
+    assert Interval(T0, T0 + timedelta(microseconds=1)).contains(T0)
