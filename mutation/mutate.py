@@ -111,10 +111,9 @@ def run(mutant: Mutant, copy: Path, env: dict[str, str]) -> Outcome:
         target.write_text(original, "utf-8")
     failed = [line.split(" ", 1)[1].split(" - ")[0] for line in done.stdout.splitlines()
               if line.startswith(("FAILED ", "ERROR "))]
-    if done.returncode not in (0, 1):  # 1: tests failed; anything else: they could not run
-        if not failed:
-            raise SystemExit(f"mutant {mutant.name!r}: pytest exited {done.returncode}\n"
-                             f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    if done.returncode not in (0, 1) and not failed:  # 1: tests failed; else: could not run
+        raise SystemExit(f"mutant {mutant.name!r}: pytest exited {done.returncode}\n"
+                         f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     killed = done.returncode != 0
     return Outcome(mutant, killed, time.perf_counter() - began,
                    failed[0] if killed and failed else ("killed" if killed else "survived"))
