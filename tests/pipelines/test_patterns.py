@@ -180,14 +180,17 @@ SAMPLE: list[tuple[str, set[tuple[str, str]], set[tuple[str, str]]]] = [
 def test_sample_message(content: str, caught: set[tuple[str, str]],
                         missed: set[tuple[str, str]]) -> None:
     found = _facts(content)
-    assert found == caught  # nothing invented, nothing that used to be caught lost
-    assert not found & missed
+    assert caught <= found, "a fact that used to be caught is lost"
+    assert found <= caught | missed, "a fact nobody said is invented"
 
 
 def test_sample_precision_and_recall() -> None:
-    caught = sum(len(expected) for _, expected, _ in SAMPLE)
-    missed = sum(len(misses) for _, _, misses in SAMPLE)
-    invented = sum(len(_facts(content) - expected) for content, expected, _ in SAMPLE)
-    print(f"offline extractor on {len(SAMPLE)} messages: {caught} caught, {missed} missed, "
-          f"{invented} invented (recall {caught / (caught + missed):.0%})")
-    assert (len(SAMPLE), caught, missed, invented) == (26, 19, 13, 0)
+    """Measured from what the extractor finds, not from the table: catching a fact listed as
+    missed raises the figures (update the table); losing one or inventing one fails."""
+    pairs = [(_facts(content), caught | missed) for content, caught, missed in SAMPLE]
+    hits = sum(len(found & said) for found, said in pairs)
+    total = sum(len(said) for _, said in pairs)
+    invented = sum(len(found - said) for found, said in pairs)
+    print(f"offline extractor on {len(SAMPLE)} messages: {hits} of {total} caught, "
+          f"{invented} invented (recall {hits / total:.0%})")
+    assert invented == 0 and hits >= 19 and total == 32
