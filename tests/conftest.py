@@ -154,3 +154,17 @@ async def graph_size(db: Database) -> tuple[int, int]:
         "CALL { MATCH (n) WHERE NOT n:AuditEvent RETURN count(n) AS nodes } "
         "CALL { MATCH ()-[r]->() RETURN count(r) AS rels } RETURN nodes, rels", database_=db.name)
     return records[0]["nodes"], records[0]["rels"]
+
+
+async def namespace_contents(db: Database, ns: str) -> list[str]:
+    """Every node and relationship of ``ns``, properties included (the embedding worker's
+    own changes left out), for "wrote nothing to B" checks that also see updates."""
+    records, _, _ = await db.driver.execute_query(
+        "MATCH (n) WHERE n.ns = $ns "
+        "RETURN elementId(n) AS id, [l IN labels(n) WHERE l <> 'EmbedPending'] AS labels, "
+        "properties(n) AS props, "
+        "[(n)-[r]->(m) | [type(r), properties(r), elementId(m)]] AS out", {"ns": ns},
+        database_=db.name)
+    return sorted(repr((r["id"], r["labels"], {k: v for k, v in r["props"].items()
+                                                if k != "embedding"}, sorted(map(repr, r["out"]))))
+                  for r in records)

@@ -6,18 +6,19 @@ retractions, conflict resolutions, entity merges and policy changes:
 - a one-value predicate never holds two values at the same world time unless both are
   disputed in one open conflict, and nothing is disputed outside an open conflict;
 - nothing is ever deleted: the number of fact versions only grows;
-- ``asOf`` any past belief time returns exactly what memory reported at that time.
+- ``asOf`` any past belief time returns exactly what memory reported at that time;
+- an operation refused (a typed error) leaves the namespace exactly as it was, and the
+  first step of every workload (setting a policy) succeeds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from graphmem import conflicts, entity_merge, fact_changes, facts, policies
@@ -27,7 +28,7 @@ from graphmem.intervals import Interval
 from graphmem.namespaces import Namespace
 from graphmem.timeutil import maybe_datetime
 from tests.api.test_facts import edges_and_statements
-from tests.conftest import delete_namespace
+from tests.conftest import delete_namespace, namespace_contents
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 subjects = st.sampled_from(["Alice", "alice", "Bob"])
@@ -77,8 +78,15 @@ async def test_memory_invariants(db: Database, first: Any, steps: list[Any]) -> 
     snapshots: list[tuple[datetime, set[tuple[Any, ...]]]] = []
     versions = 0
     try:
-        for work in [first, *steps]:
-            await _apply(db, ns, work)
+        for i, work in enumerate([first, *steps]):
+            before = await namespace_contents(db, ns)
+            try:
+                await _apply(db, ns, work)
+                event(f"{_kind(work)}: done")
+            except GraphmemError as refused:
+                event(f"{_kind(work)}: refused ({refused.code})")
+                assert i > 0, f"a policy step was refused: {refused}"
+                assert await namespace_contents(db, ns) == before, "a refusal wrote something"
             rows = await _rows(db, BELIEVED, ns)
             _check_believed(rows)
             total = (await _rows(db, "MATCH (f:Fact {ns: $ns}) RETURN count(f) AS n", ns))[0]
@@ -98,26 +106,29 @@ async def test_memory_invariants(db: Database, first: Any, steps: list[Any]) -> 
 
 async def _apply(db: Database, ns: Namespace, work: Any) -> None:
     believed = [r["id"] for r in await _rows(db, BELIEVED, ns)]
-    with suppress(GraphmemError):  # refused operations write nothing
-        if isinstance(work, list):
-            await facts.assert_facts(db, ns, work)
-        elif work[0] == "merge":
-            await entity_merge.merge_entities(db, ns, into=work[1], merged=work[2])
-        elif believed and work[0] == "correct":
-            await fact_changes.correct(db, ns, believed[work[1] % len(believed)], work[2],
-                                       None, "wrong", "test")
-        elif believed and work[0] == "retract":
-            await fact_changes.retract(db, ns, believed[work[1] % len(believed)], "no", "test")
-        elif work[0] == "resolve":
-            open_conflicts = (await conflicts.page(db, ns, conflicts.ConflictStatus.OPEN, 50,
-                                                   None)).items
-            if open_conflicts:
-                conflict = open_conflicts[work[1] % len(open_conflicts)][1]
-                keep = [f for f in conflict.candidates if f.retracted_at is None]
-                await conflicts.resolve(db, ns, conflict.id, keep[work[1] % len(keep)].id,
-                                        "decided", "test")
-        elif work[0] == "policy":
-            await policies.set_policy(db, ns, work[1], policies.Cardinality.ONE, work[2], "t")
+    if isinstance(work, list):
+        await facts.assert_facts(db, ns, work)
+    elif work[0] == "merge":
+        await entity_merge.merge_entities(db, ns, into=work[1], merged=work[2])
+    elif believed and work[0] == "correct":
+        await fact_changes.correct(db, ns, believed[work[1] % len(believed)], work[2],
+                                   None, "wrong", "test")
+    elif believed and work[0] == "retract":
+        await fact_changes.retract(db, ns, believed[work[1] % len(believed)], "no", "test")
+    elif work[0] == "resolve":
+        open_conflicts = (await conflicts.page(db, ns, conflicts.ConflictStatus.OPEN, 50,
+                                               None)).items
+        if open_conflicts:
+            conflict = open_conflicts[work[1] % len(open_conflicts)][1]
+            keep = [f for f in conflict.candidates if f.retracted_at is None]
+            await conflicts.resolve(db, ns, conflict.id, keep[work[1] % len(keep)].id,
+                                    "decided", "test")
+    elif work[0] == "policy":
+        await policies.set_policy(db, ns, work[1], policies.Cardinality.ONE, work[2], "t")
+
+
+def _kind(work: Any) -> str:
+    return "assert" if isinstance(work, list) else str(work[0])
 
 
 def _check_believed(rows: list[dict[str, Any]]) -> None:

@@ -21,7 +21,7 @@ from graphmem.db import Database
 from tests.api.fields import ADMIN_ONLY, MUTATIONS, WALK, document
 from tests.api.test_episodes import RECORD, ep
 from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient, delete_namespace, graph_size
+from tests.conftest import GraphQLClient, delete_namespace, graph_size, namespace_contents
 
 
 def test_every_mutation_field_is_walked() -> None:
@@ -170,20 +170,6 @@ BY_ID = {
 }
 
 
-async def _namespace_contents(db: Database, ns: str) -> list[str]:
-    """Every node and relationship of ``ns``, properties included (the embedding worker's
-    own changes left out), for "wrote nothing to B" checks that also see updates."""
-    records, _, _ = await db.driver.execute_query(
-        "MATCH (n) WHERE n.ns = $ns "
-        "RETURN elementId(n) AS id, [l IN labels(n) WHERE l <> 'EmbedPending'] AS labels, "
-        "properties(n) AS props, "
-        "[(n)-[r]->(m) | [type(r), properties(r), elementId(m)]] AS out", {"ns": ns},
-        database_=db.name)
-    return sorted(repr((r["id"], r["labels"], {k: v for k, v in r["props"].items()
-                                                if k != "embedding"}, sorted(map(repr, r["out"]))))
-                  for r in records)
-
-
 def _unknown(value: str) -> str:
     """An id (or name) of the same shape that names nothing anywhere."""
     prefix, _, _ = value.rpartition("_")
@@ -232,7 +218,7 @@ async def test_b_ids_through_a_namespace_are_unknown(client: httpx.AsyncClient, 
                 "entity": "Bruno", "alias": "Brunello", "session": "sb"}
         own_episode = own["recordEpisodes"]["episodes"][0]["id"]
         only_a = GraphQLClient(client, await create_key(db, "iso-a", grants=[a], admin=False))
-        b_before = await _namespace_contents(db, b)
+        b_before = await namespace_contents(db, b)
         for name, document in BY_ID.items():
             used = {k: v for k, v in of_b.items() if f"${k}:" in document}
             assert used, name
@@ -242,7 +228,7 @@ async def test_b_ids_through_a_namespace_are_unknown(client: httpx.AsyncClient, 
             assert _answer(crossed, used) == _answer(missing, unknown), name
             codes = {e["extensions"]["code"] for e in crossed.get("errors") or []}
             assert codes <= {"NOT_FOUND", "INVALID_INPUT"}, (name, crossed)
-        assert await _namespace_contents(db, b) == b_before  # B untouched by all of them
+        assert await namespace_contents(db, b) == b_before  # B untouched by all of them
     finally:
         await delete_namespace(db, a)
         await delete_namespace(db, b)
