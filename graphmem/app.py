@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route, Router
 
 from graphmem import browser_guide, embeddings, encryption, metrics, migrations, tracing
 from graphmem.api.http import graphql_route
@@ -97,7 +98,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=[
             Route("/healthz", _healthz),
             Route("/readyz", _readyz),
-            Route("/browser/guide", _browser_guide),
+            Mount("/browser", _cross_origin(Route("/guide", _browser_guide))),
             Route("/metrics", metrics.endpoint),
             graphql_route(settings),
         ],
@@ -110,9 +111,16 @@ async def _healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok"})
 
 
+def _cross_origin(*routes: Route) -> CORSMiddleware:
+    """Routes any web page may read, preflight included: Neo4j Browser (another origin)
+    sends one before it fetches a guide, and a plain GET route answered it 405."""
+    return CORSMiddleware(Router(routes=list(routes)), allow_origins=["*"],
+                          allow_methods=["GET"], allow_headers=["*"])
+
+
 async def _browser_guide(request: Request) -> HTMLResponse:
     """Static slides and queries, no memory content: Neo4j Browser fetches them cross-origin."""
-    return HTMLResponse(browser_guide.render(), headers={"Access-Control-Allow-Origin": "*"})
+    return HTMLResponse(browser_guide.render())
 
 
 async def _readyz(request: Request) -> JSONResponse:

@@ -65,7 +65,17 @@ def test_every_slide_has_a_title_text_and_query() -> None:
 
 
 async def test_guide_is_served_cross_origin_with_every_query(client: httpx.AsyncClient) -> None:
-    response = await client.get("/browser/guide")
+    browser = "http://localhost:7474"
+    # Neo4j Browser asks first (a CORS preflight), as a browser does for a non-simple fetch.
+    preflight = await client.options("/browser/guide", headers={
+        "Origin": browser, "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-requested-with, content-type"})
+    assert preflight.status_code == 200, preflight.text
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "GET" in preflight.headers["access-control-allow-methods"]
+    assert {"x-requested-with", "content-type"} <= {
+        h.strip().lower() for h in preflight.headers["access-control-allow-headers"].split(",")}
+    response = await client.get("/browser/guide", headers={"Origin": browser})
     assert response.status_code == 200
     assert response.headers["access-control-allow-origin"] == "*"
     assert response.text.count("code runnable") == len(SLIDES) + 4  # plus the :param lines
