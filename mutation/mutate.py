@@ -6,9 +6,10 @@ Each mutant in ``mutants.toml`` names a module (the promise it attacks), a file,
 string that occurs once in it, its replacement, and the tests that should fail. The suite is
 copied once to a scratch folder; each mutant is planted there, its tests run against the
 same local test Neo4j as ``bin/test`` (``--pure``: only the mutants whose tests need none),
-and the file restored. A mutant is *killed* when its tests fail; a survivor is a test gap,
-unless it is listed with ``equivalent = "why"`` (a change no test could see, e.g. a shortcut
-whose fallback gives the same answer). Prints the kill rate per module; exits 1 when any
+and the file restored; property tests run with a fixed seed, so a verdict is repeatable. A
+mutant is *killed* when its tests fail; a survivor is a test gap, unless it is listed with
+``equivalent = "why"`` (a change no test could see, e.g. a shortcut whose fallback gives the
+same answer). Prints the kill rate per module; exits 1 when any
 module's rate, equivalent mutants aside, is below ``--min-rate``.
 """
 
@@ -103,14 +104,14 @@ def run(mutant: Mutant, copy: Path, env: dict[str, str]) -> Outcome:
     try:
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-             "-p", "no:randomly", *mutant.tests],
+             "-p", "no:randomly", "--hypothesis-seed=0", *mutant.tests],
             cwd=copy, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return Outcome(mutant, True, time.perf_counter() - began, "timeout")
     finally:
         target.write_text(original, "utf-8")
     failed = [line.split(" ", 1)[1].split(" - ")[0] for line in done.stdout.splitlines()
-              if line.startswith(("FAILED ", "ERROR "))]
+              if line.startswith(("FAILED ", "ERROR tests"))]
     if done.returncode not in (0, 1) and not failed:  # 1: tests failed; else: could not run
         raise SystemExit(f"mutant {mutant.name!r}: pytest exited {done.returncode}\n"
                          f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
