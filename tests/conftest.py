@@ -158,13 +158,19 @@ async def graph_size(db: Database) -> tuple[int, int]:
 
 async def namespace_contents(db: Database, ns: str) -> list[str]:
     """Every node and relationship of ``ns``, properties included (the embedding worker's
-    own changes left out), for "wrote nothing to B" checks that also see updates."""
+    own changes left out), for "wrote nothing" checks that also see updates. Properties are
+    compared sorted: Neo4j returns a map's keys in no fixed order."""
     records, _, _ = await db.driver.execute_query(
         "MATCH (n) WHERE n.ns = $ns "
         "RETURN elementId(n) AS id, [l IN labels(n) WHERE l <> 'EmbedPending'] AS labels, "
         "properties(n) AS props, "
         "[(n)-[r]->(m) | [type(r), properties(r), elementId(m)]] AS out", {"ns": ns},
         database_=db.name)
-    return sorted(repr((r["id"], r["labels"], {k: v for k, v in r["props"].items()
-                                                if k != "embedding"}, sorted(map(repr, r["out"]))))
+    return sorted(repr((r["id"], r["labels"], _sorted_properties(r["props"]),
+                        sorted(repr((kind, _sorted_properties(props), to))
+                               for kind, props, to in r["out"])))
                   for r in records)
+
+
+def _sorted_properties(props: dict[str, Any]) -> list[tuple[str, Any]]:
+    return sorted((k, v) for k, v in props.items() if k != "embedding")
