@@ -20,15 +20,19 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route, Router
 
-from graphmem import browser_guide, embeddings, encryption, metrics, migrations, tracing
+from graphmem.api import browser_guide
 from graphmem.api.http import graphql_route
-from graphmem.config import Settings, get_settings
-from graphmem.db import Database, open_database, wait_until_reachable
-from graphmem.embeddings import Embedder
-from graphmem.errors import GraphmemError
-from graphmem.fact_cache import FactCache
-from graphmem.logs import RequestIds
+from graphmem.core.config import Settings, get_settings
+from graphmem.core.errors import GraphmemError
+from graphmem.db import migrations
+from graphmem.db.database import Database, open_database, wait_until_reachable
+from graphmem.observability import metrics, tracing
+from graphmem.observability.logs import RequestIds
 from graphmem.pipelines.worker import Worker, run_workers
+from graphmem.retrieval import embeddings
+from graphmem.retrieval.embeddings import Embedder
+from graphmem.retrieval.fact_cache import FactCache
+from graphmem.security import encryption
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ from typing import TypeVar
 
 import typer
 
-from graphmem import migrations
-from graphmem.config import Settings, create_private_file, get_settings
-from graphmem.db import Database, connect
-from graphmem.errors import GraphmemError
+from graphmem.core.config import Settings, create_private_file, get_settings
+from graphmem.core.errors import GraphmemError
+from graphmem.db import migrations
+from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
 
 T = TypeVar("T")
@@ -130,7 +130,7 @@ def keys_create(
     admin: bool = typer.Option(False, "--admin", help="Grant every namespace."),
 ) -> None:
     """Create a key and print its token once (only a hash is stored)."""
-    from graphmem.auth import create_key
+    from graphmem.security.auth import create_key
 
     ensure_neo4j(get_settings())
     token = with_database(lambda db: create_key(db, name, namespace, admin))
@@ -140,7 +140,7 @@ def keys_create(
 @keys_app.command("list")
 def keys_list() -> None:
     """List keys (never their tokens)."""
-    from graphmem.auth import list_keys
+    from graphmem.security.auth import list_keys
 
     ensure_neo4j(get_settings())
     for key in with_database(list_keys):
@@ -152,7 +152,7 @@ def keys_list() -> None:
 @keys_app.command("revoke")
 def keys_revoke(key_id: str = typer.Argument(..., help="The id shown by `keys list`.")) -> None:
     """Revoke a key; requests with it are refused from now on."""
-    from graphmem.auth import revoke_key
+    from graphmem.security.auth import revoke_key
 
     ensure_neo4j(get_settings())
     with_database(lambda db: revoke_key(db, key_id))
@@ -162,7 +162,8 @@ def keys_revoke(key_id: str = typer.Argument(..., help="The id shown by `keys li
 @app.command("reembed")
 def reembed() -> None:
     """Rebuild the vector indexes for the configured embedder and embed everything again."""
-    from graphmem import embeddings, encryption
+    from graphmem.retrieval import embeddings
+    from graphmem.security import encryption
 
     settings = get_settings()
     encryption.install_from(settings)
@@ -188,7 +189,7 @@ def reembed() -> None:
 @encryption_app.command("new-key")
 def encryption_new_key(key_id: str = typer.Argument("k1", help="An id for the key.")) -> None:
     """Print a fresh key entry for GRAPHMEM_ENCRYPTION_KEYS (put it first to encrypt with it)."""
-    from graphmem import encryption
+    from graphmem.security import encryption
 
     typer.echo(f"{key_id}:{encryption.new_key()}")
 
@@ -196,8 +197,8 @@ def encryption_new_key(key_id: str = typer.Argument("k1", help="An id for the ke
 @encryption_app.command("rotate")
 def encryption_rotate() -> None:
     """Re-encrypt every episode under the first key (also seals pre-encryption episodes)."""
-    from graphmem import encryption
-    from graphmem.key_rotation import rotate
+    from graphmem.episodes.key_rotation import rotate
+    from graphmem.security import encryption
 
     settings = get_settings()
     encryption.install_from(settings)
@@ -216,8 +217,10 @@ def worker(
     once: bool = typer.Option(False, "--once", help="Run the due jobs, then exit."),
 ) -> None:
     """Run pipeline jobs (extraction, summaries) alone, beside or instead of `serve`'s."""
-    from graphmem import encryption, logs, migrations, tracing
+    from graphmem.db import migrations
+    from graphmem.observability import logs, tracing
     from graphmem.pipelines.worker import Worker, run_workers
+    from graphmem.security import encryption
 
     settings = get_settings()
     encryption.install_from(settings)
@@ -249,8 +252,8 @@ def serve(
     """Start the local Neo4j if needed, apply migrations, and serve GraphQL with uvicorn."""
     import uvicorn
 
-    from graphmem import logs
     from graphmem.app import create_app
+    from graphmem.observability import logs
 
     settings = get_settings()
     ensure_neo4j(settings)
@@ -274,7 +277,7 @@ def serve(
 
 def _local_dev_key(settings: Settings) -> str:
     """For the local setup only: an admin key made once, kept owner-readable. Returns its path."""
-    from graphmem.auth import create_key
+    from graphmem.security.auth import create_key
 
     path = settings.home.resolve() / "dev-admin-key"
     if not path.exists():

@@ -27,13 +27,12 @@ os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
 # Tests run pipeline jobs themselves (a Worker, or `wait: true`), so no pool races them.
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
-from graphmem import db as db_module  # noqa: E402
-from graphmem import migrations  # noqa: E402
-from graphmem.app import create_app  # noqa: E402
-from graphmem.auth import create_key  # noqa: E402
-from graphmem.config import Settings, get_settings  # noqa: E402
-from graphmem.db import Database, connect  # noqa: E402
+from graphmem.core.config import Settings, get_settings  # noqa: E402
+from graphmem.db import database as db_module  # noqa: E402
+from graphmem.db import migrations  # noqa: E402
+from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+from graphmem.security.auth import create_key  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -74,6 +73,8 @@ async def db(settings: Settings, local_neo4j: LocalNeo4j) -> AsyncIterator[Datab
 
 @pytest.fixture(scope="session")
 async def app(settings: Settings, db: Database) -> AsyncIterator[Starlette]:
+    from graphmem.app import create_app  # here: a unit test needs neither the app nor its imports
+
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         runtime = application.state.runtime

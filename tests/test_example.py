@@ -10,7 +10,7 @@ import time
 
 import httpx
 
-from graphmem.db import Database
+from graphmem.db.database import Database
 from tests.conftest import ROOT, delete_namespace
 
 

@@ -16,12 +16,12 @@ from typing import Any
 import httpx
 import pytest
 
-from graphmem import migrations
 from graphmem.app import create_app
-from graphmem.auth import create_key
-from graphmem.config import Settings
-from graphmem.db import Database, connect
+from graphmem.core.config import Settings
+from graphmem.db import migrations
+from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
+from graphmem.security.auth import create_key
 from tests.conftest import ROOT, GraphQLClient
 
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) { recordEpisodes(namespace: $ns,

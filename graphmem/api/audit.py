@@ -11,16 +11,16 @@ import strawberry
 from graphql import FieldNode, OperationDefinitionNode, OperationType, VariableNode
 from strawberry.extensions import SchemaExtension
 
-from graphmem import audit as domain
-from graphmem import metrics
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Context, Info
 from graphmem.api.errors import code_of
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.erasure import digest
-from graphmem.errors import Forbidden, GraphmemError
-from graphmem.logs import request_id
-from graphmem.pagination import page_size
+from graphmem.core.errors import Forbidden, GraphmemError
+from graphmem.core.pagination import page_size
+from graphmem.governance import audit as domain
+from graphmem.governance.erasure import digest
+from graphmem.observability import metrics
+from graphmem.observability.logs import request_id
 
 log = logging.getLogger(__name__)
 

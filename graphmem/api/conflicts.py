@@ -7,13 +7,13 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem import conflicts as domain
-from graphmem import policies
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.facts import Fact, ReasonArg
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.pagination import page_size
+from graphmem.core.pagination import page_size
+from graphmem.facts import conflicts as domain
+from graphmem.facts import policies
 
 ConflictStatus = strawberry.enum(domain.ConflictStatus, description=(
     "open: awaiting a decision (its candidates are disputed); resolved: settled by "

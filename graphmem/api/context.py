@@ -9,13 +9,13 @@ from typing import Any
 from strawberry.dataloader import DataLoader
 from strawberry.types import Info as _Info
 
-from graphmem.auth import Principal
-from graphmem.config import Settings
-from graphmem.db import Database
-from graphmem.embeddings import Embedder
-from graphmem.fact_cache import FactCache
-from graphmem.namespaces import Namespace, parse_namespace
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import Namespace, parse_namespace
+from graphmem.db.database import Database
 from graphmem.pipelines.worker import Worker
+from graphmem.retrieval.embeddings import Embedder
+from graphmem.retrieval.fact_cache import FactCache
+from graphmem.security.auth import Principal
 
 
 @dataclass

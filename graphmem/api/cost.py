@@ -37,7 +37,7 @@ from graphql import (
 )
 from strawberry.extensions import SchemaExtension
 
-from graphmem.errors import QueryTooCostly
+from graphmem.core.errors import QueryTooCostly
 
 LIST_ESTIMATE = 10
 _SIZE_ARGUMENTS = ("first", "limit")

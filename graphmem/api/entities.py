@@ -7,12 +7,12 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem import entities as domain
-from graphmem import entity_merge, provenance
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.facts import Fact
-from graphmem.namespaces import Namespace
+from graphmem.core.namespaces import Namespace
+from graphmem.facts import entities as domain
+from graphmem.facts import entity_merge, provenance
 
 
 @strawberry.type(description="A thing facts are about, resolved by normalised name or alias.")

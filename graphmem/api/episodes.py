@@ -8,16 +8,18 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 from strawberry.scalars import JSON
 
-from graphmem import episodes as domain
-from graphmem import provenance, redaction, summaries
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.errors import InvalidInput
-from graphmem.namespaces import Namespace
-from graphmem.pagination import batch_size, page_size
-from graphmem.pipelines.jobs import Triggers
+from graphmem.core.errors import InvalidInput
+from graphmem.core.namespaces import Namespace
+from graphmem.core.pagination import batch_size, page_size
+from graphmem.episodes import redaction
+from graphmem.episodes import store as domain
+from graphmem.facts import provenance
+from graphmem.jobs.queue import Triggers
+from graphmem.summaries import store as summaries
 
 if TYPE_CHECKING:
     from graphmem.api.facts import Fact

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem import erasure as domain
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
+from graphmem.governance import erasure as domain
 
 
 @strawberry.type(description="How many of one kind were erased.")

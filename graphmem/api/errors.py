@@ -8,8 +8,8 @@ import logging
 from graphql.error import GraphQLError
 from strawberry.extensions import MaskErrors
 
-from graphmem import metrics
-from graphmem.errors import GraphmemError
+from graphmem.core.errors import GraphmemError
+from graphmem.observability import metrics
 
 log = logging.getLogger(__name__)
 

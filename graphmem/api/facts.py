@@ -7,14 +7,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
-from graphmem import fact_changes, facts_model, provenance, verification
-from graphmem import facts as domain
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.namespaces import Namespace
-from graphmem.pagination import batch_size, page_size
+from graphmem.core.namespaces import Namespace
+from graphmem.core.pagination import batch_size, page_size
+from graphmem.facts import changes as fact_changes
+from graphmem.facts import model as facts_model
+from graphmem.facts import provenance, verification
+from graphmem.facts import store as domain
 
 if TYPE_CHECKING:
     from graphmem.api.episodes import Episode

@@ -12,14 +12,14 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
-from graphmem import tracing
 from graphmem.api.context import Context
 from graphmem.api.schema import build_schema
-from graphmem.auth import ANONYMOUS_ADMIN, NOBODY, KeyCache, Principal, authenticate
-from graphmem.config import Settings
-from graphmem.errors import GraphmemError, Unauthenticated
-from graphmem.logs import request_id
-from graphmem.rate_limit import RateLimiter
+from graphmem.core.config import Settings
+from graphmem.core.errors import GraphmemError, Unauthenticated
+from graphmem.observability import tracing
+from graphmem.observability.logs import request_id
+from graphmem.security.auth import ANONYMOUS_ADMIN, NOBODY, KeyCache, Principal, authenticate
+from graphmem.security.rate_limit import RateLimiter
 
 
 class _UnreadableBody(Exception):

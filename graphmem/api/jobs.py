@@ -14,11 +14,14 @@ from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Context, Info
 from graphmem.api.facts import Fact
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.errors import InvalidInput, NotFound
-from graphmem.namespaces import Namespace
-from graphmem.pagination import batch_size, page_size
-from graphmem.pipelines import jobs as domain
-from graphmem.pipelines import switches
+from graphmem.core.errors import InvalidInput, NotFound
+from graphmem.core.namespaces import Namespace
+from graphmem.core.pagination import batch_size, page_size
+from graphmem.episodes import store as episodes
+from graphmem.facts import provenance
+from graphmem.jobs import queue as domain
+from graphmem.jobs import switches
+from graphmem.summaries import store as summaries
 
 JobKind = strawberry.enum(domain.JobKind, description=(
     "extract: facts from episodes; summarize_session: a level-1 summary of a session; "
@@ -73,7 +76,7 @@ class Job:
     @strawberry.field(description="The facts it wrote (any status now).")
     async def produced_facts(self, info: Info) -> list[Fact]:
         ctx, ns = info.context, Namespace(self.namespace)
-        loader = ctx.loader("job_facts", ns, lambda ids: domain.produced_facts(ctx.db, ns, ids))
+        loader = ctx.loader("job_facts", ns, lambda ids: provenance.produced_facts(ctx.db, ns, ids))
         return [Fact.of(f) for f in await loader.load(str(self.id))]
 
 
@@ -150,15 +153,10 @@ async def extract_facts(
     ctx = info.context
     ns = ctx.namespace(namespace)
     batch_size(len(episode_ids), ctx.settings.max_batch, "episodeIds")
-    refs = sorted({str(ref) for ref in episode_ids})
-    found = {row["ref"]: row["id"] for row in await ctx.db.read(
-        "facts/evidence_lookup", ns=ns, refs=refs)}
-    missing = [ref for ref in refs if ref not in found]
-    if missing:
-        raise NotFound(f"episodes not found in this namespace: {missing[:10]}",
-                       field="episodeIds", missing=missing[:10])
+    found = await episodes.resolve_refs(ctx.db, ns, [str(ref) for ref in episode_ids],
+                                        "episodeIds")
     queued = await domain.enqueue(ctx.db, ns, domain.JobKind.EXTRACT,
-                                  sorted(set(found.values())))
+                                  sorted({e.id for e in found.values()}))
     return await _maybe_run(ctx, ns, queued, wait)
 
 
@@ -172,7 +170,7 @@ async def summarize(
     ctx = info.context
     ns = ctx.namespace(namespace)
     if session_id is not None:
-        if not await ctx.db.read("summaries/session_frontier", ns=ns, session_id=session_id):
+        if not await summaries.has_session(ctx.db, ns, session_id):
             raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")
         kind = domain.JobKind.SUMMARIZE_SESSION
     else:

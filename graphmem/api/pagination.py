@@ -6,7 +6,7 @@ from typing import Generic, TypeVar
 
 import strawberry
 
-from graphmem.pagination import Page
+from graphmem.core.pagination import Page
 
 T = TypeVar("T")
 

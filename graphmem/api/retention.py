@@ -7,12 +7,12 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem import retention as domain
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.episodes import EpisodeKind, Sensitivity
-from graphmem.episodes import EpisodeKind as DomainKind
-from graphmem.episodes import Sensitivity as DomainSensitivity
+from graphmem.episodes.store import EpisodeKind as DomainKind
+from graphmem.episodes.store import Sensitivity as DomainSensitivity
+from graphmem.governance import retention as domain
 
 RetentionAction = strawberry.enum(domain.Action, description=(
     "delete: erase the episodes (with the erasure cascade and a receipt); redact: replace "

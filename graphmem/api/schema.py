@@ -35,7 +35,7 @@ from graphmem.api import traversal as traversal_api
 from graphmem.api.cost import QueryCostLimit
 from graphmem.api.errors import TypedErrors, code_of
 from graphmem.api.timing import OperationTiming
-from graphmem.config import Settings
+from graphmem.core.config import Settings
 
 log = logging.getLogger(__name__)
 DOCUMENT_CACHE = 512  # distinct query texts kept parsed and validated (bounded: LRU)

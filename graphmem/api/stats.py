@@ -6,9 +6,9 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem import memory_stats as domain
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
+from graphmem.governance import stats as domain
 
 
 @strawberry.type(description="What a namespace holds, and what needs attention.")

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem import summaries as domain
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
+from graphmem.summaries import store as domain
 
 
 @strawberry.type(description="Compressed context, linked by SUMMARIZES to the episodes or "

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from graphql import OperationDefinitionNode
 from strawberry.extensions import SchemaExtension
 
-from graphmem import metrics, tracing
 from graphmem.api.errors import code_of
+from graphmem.observability import metrics, tracing
 
 
 class OperationTiming(SchemaExtension):

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem import timeline as timeline_domain
-from graphmem import traversal as domain
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.facts import Fact
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.pagination import page_size
+from graphmem.core.pagination import page_size
+from graphmem.facts import timeline as timeline_domain
+from graphmem.facts import traversal as domain
 
 Direction = strawberry.enum(domain.Direction, description=(
     "Which edges to follow: out (entity as subject), in (entity as object), or both."))

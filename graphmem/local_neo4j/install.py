@@ -10,7 +10,7 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
-from graphmem.errors import LocalNeo4jError
+from graphmem.core.errors import LocalNeo4jError
 
 MIN_JAVA = 17
 _INSTALL_HINT = "install it with: apt-get install -y openjdk-17-jre-headless maven"

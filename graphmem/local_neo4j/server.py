@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmem.config import Settings, create_private_file
-from graphmem.errors import LocalNeo4jError
+from graphmem.core.config import Settings, create_private_file
+from graphmem.core.errors import LocalNeo4jError
 from graphmem.local_neo4j.install import find_java, resolve_jars
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"

@@ -14,14 +14,18 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from graphmem import entities, fact_changes, facts, metrics
-from graphmem.config import Settings
-from graphmem.db import Database, Tx
-from graphmem.episodes import Episode, EpisodeKind
-from graphmem.errors import InvalidInput
-from graphmem.facts_model import Fact, Source
-from graphmem.namespaces import Namespace
-from graphmem.pipelines import jobs, llm_extractor, patterns, selection
+from graphmem.core.config import Settings
+from graphmem.core.errors import InvalidInput
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database, Tx
+from graphmem.episodes.store import Episode, EpisodeKind
+from graphmem.facts import changes as fact_changes
+from graphmem.facts import entities
+from graphmem.facts import store as facts
+from graphmem.facts.model import Fact, Source
+from graphmem.jobs import queue as jobs
+from graphmem.observability import metrics
+from graphmem.pipelines import llm_extractor, patterns, selection
 from graphmem.pipelines.candidates import Candidate
 from graphmem.pipelines.llm import LLM, Usage
 from graphmem.pipelines.prompts import EXTRACT_VERSION

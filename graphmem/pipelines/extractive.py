@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graphmem import tokens
+from graphmem.retrieval import tokens
 
 SEPARATOR = "\n"
 ELLIPSIS = "…"

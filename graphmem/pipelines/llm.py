@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 import openai
 from pydantic import BaseModel, ValidationError
 
-from graphmem import tracing
-from graphmem.config import Settings
-from graphmem.errors import LLMError, LLMRefused
+from graphmem.core.config import Settings
+from graphmem.core.errors import LLMError, LLMRefused
+from graphmem.observability import tracing
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)

@@ -9,9 +9,9 @@ from datetime import UTC, date, datetime
 
 from pydantic import BaseModel, Field
 
-from graphmem import policies
-from graphmem.episodes import Episode
-from graphmem.facts_model import Fact
+from graphmem.episodes.store import Episode
+from graphmem.facts import policies
+from graphmem.facts.model import Fact
 from graphmem.pipelines import prompts
 from graphmem.pipelines.candidates import Candidate
 from graphmem.pipelines.llm import LLM, Usage

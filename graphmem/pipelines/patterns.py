@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graphmem.pipelines.candidates import Candidate
-from graphmem.temporal import find_time_range
+from graphmem.retrieval.time_expressions import find_time_range
 
 _I_AM = r"\bI(?:'?m|\s+am)"
 _I_HAVE = r"\bI(?:'ve|\s+have)?"

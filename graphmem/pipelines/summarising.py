@@ -12,15 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from graphmem import summaries
-from graphmem.config import Settings
-from graphmem.db import Database, Row, Tx
-from graphmem.episodes import Episode
-from graphmem.namespaces import Namespace
-from graphmem.pipelines import extractive, jobs, prompts
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Database, Row, Tx
+from graphmem.episodes.store import Episode
+from graphmem.jobs import queue as jobs
+from graphmem.pipelines import extractive, prompts
 from graphmem.pipelines.llm import LLM, Usage
-from graphmem.summaries import NewSummary, Summary
-from graphmem.timeutil import to_native
+from graphmem.summaries import store as summaries
+from graphmem.summaries.store import NewSummary, Summary
 
 EXTRACTIVE_VERSION = "extractive-v1"
 MAX_EPISODES = 5_000  # per job; a longer backlog is folded by the next job

@@ -16,13 +16,15 @@ import socket
 import time
 import uuid
 
-from graphmem import metrics, retention, tracing
-from graphmem.config import Settings
-from graphmem.db import Database
-from graphmem.errors import GraphmemError, LeaseLost, LLMError
-from graphmem.pipelines import extraction, jobs, summarising
+from graphmem.core.config import Settings
+from graphmem.core.errors import GraphmemError, LeaseLost, LLMError
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Database
+from graphmem.governance import retention
+from graphmem.jobs import queue as jobs
+from graphmem.observability import metrics, tracing
+from graphmem.pipelines import extraction, summarising
 from graphmem.pipelines.llm import LLM
-from graphmem.timeutil import to_native
 
 log = logging.getLogger(__name__)
 HOUSEKEEPING_S = 5.0

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import httpx
 
-from graphmem.auth import create_key
-from graphmem.db import Database
+from graphmem.db.database import Database
+from graphmem.security.auth import create_key
 from tests.api.fields import MUTATIONS, document
 from tests.api.test_conflicts import RECORD, said
 from tests.api.test_facts import ASSERT, fact

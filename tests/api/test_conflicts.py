@@ -6,8 +6,8 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem.db import Database
-from graphmem.timeutil import maybe_datetime
+from graphmem.core.timeutil import maybe_datetime
+from graphmem.db.database import Database
 from tests.api.test_facts import ASSERT, PROVENANCE, edges_and_statements, fact
 from tests.conftest import GraphQLClient, graph_size
 

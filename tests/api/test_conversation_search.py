@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem import migration_steps
-from graphmem.db import Database
-from graphmem.embeddings import LocalEmbedder, embed_all_pending
-from graphmem.namespaces import lucene_key
+from graphmem.core.namespaces import lucene_key
+from graphmem.db import migration_steps
+from graphmem.db.database import Database
+from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
 from tests.conftest import GraphQLClient, delete_namespace
 
 RECORD = """

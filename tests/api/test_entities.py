@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphmem.db import Database
+from graphmem.db.database import Database
 from tests.api.test_episodes import RECORD, ep
 from tests.api.test_facts import ASSERT, FACTS, PROVENANCE, edges_and_statements, fact
 from tests.conftest import GraphQLClient, graph_size

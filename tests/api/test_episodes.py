@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.db import Database
+from graphmem.db.database import Database
 from tests.conftest import GraphQLClient, graph_size
 
 RECORD = """
@@ -176,7 +176,7 @@ async def test_concurrent_writers_to_one_session_keep_one_order(gql: GraphQLClie
 async def test_content_over_the_cap_is_refused_and_a_long_document_still_works(
         gql: GraphQLClient, db: Database, ns: str) -> None:
     """A 990,000-character document was accepted and took the embedder past 1 GB (16.3)."""
-    from graphmem.embeddings import LocalEmbedder, embed_all_pending
+    from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
 
     before = await graph_size(db)
     body = await gql(RECORD, ns=ns, eps=[ep("huge", 1, "word " * 40_001)])

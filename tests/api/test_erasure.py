@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 
-from graphmem import entities
-from graphmem.db import Database
-from graphmem.embeddings import LocalEmbedder, embed_all_pending
-from graphmem.erasure import digest, namespace_remaining, subject_remaining
-from graphmem.namespaces import Namespace
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.facts import entities
+from graphmem.governance.erasure import digest, namespace_remaining, subject_remaining
+from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
 from tests.api.test_conflicts import POLICY, RECORD, said
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient, delete_namespace

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.db import Database
+from graphmem.db.database import Database
 from tests.api.test_episodes import RECORD, ep
 from tests.conftest import GraphQLClient, graph_size
 

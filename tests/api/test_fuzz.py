@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem.auth import create_key
-from graphmem.db import Database
+from graphmem.db.database import Database
+from graphmem.security.auth import create_key
 from tests.conftest import GraphQLClient, delete_namespace, graph_size
 
 CASES = 300

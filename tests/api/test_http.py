@@ -6,8 +6,8 @@ import asyncio
 
 import httpx
 
-from graphmem.config import Settings
-from graphmem.db import Database
+from graphmem.core.config import Settings
+from graphmem.db.database import Database
 
 
 async def test_healthz_and_readyz(client: httpx.AsyncClient) -> None:

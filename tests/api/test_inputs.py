@@ -12,7 +12,7 @@ from strawberry.types.arguments import convert_argument
 from graphmem.api.episodes import EpisodeInput
 from graphmem.api.facts import FactInput
 from graphmem.api.schema import build_schema
-from graphmem.config import Settings
+from graphmem.core.config import Settings
 
 SCHEMA = build_schema(Settings.model_construct())
 AT = "2026-05-01T09:30:00+02:00"

@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 
 from graphmem.api.schema import Mutation, Query
-from graphmem.auth import create_key
-from graphmem.db import Database
+from graphmem.db.database import Database
+from graphmem.security.auth import create_key
 from tests.api.fields import ADMIN_ONLY, MUTATIONS, WALK, document
 from tests.api.test_episodes import RECORD, ep
 from tests.api.test_facts import ASSERT, fact

@@ -3,7 +3,7 @@ for the mutations not covered elsewhere. Each refusal is typed and the graph is 
 
 from __future__ import annotations
 
-from graphmem.db import Database
+from graphmem.db.database import Database
 from tests.api.test_episodes import RECORD, ep
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient, graph_size

@@ -11,7 +11,7 @@ from graphql import parse
 
 from graphmem.api.cost import estimate
 from graphmem.api.schema import build_schema
-from graphmem.config import Settings
+from graphmem.core.config import Settings
 from tests.api.test_conflicts import said
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from graphmem import recall, search
-from graphmem.db import Database
-from graphmem.embeddings import LocalEmbedder, embed_all_pending
-from graphmem.errors import DatabaseUnavailable
-from graphmem.namespaces import Namespace
+from graphmem.core.errors import DatabaseUnavailable
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.retrieval import recall, search
+from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
 from tests.api.test_conflicts import RECORD, said
 from tests.api.test_facts import ASSERT, fact
 from tests.conftest import GraphQLClient, delete_namespace

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphmem.db import Database
+from graphmem.db.database import Database
 from graphmem.local_neo4j import LocalNeo4j
 from graphmem.local_neo4j.install import neo4j_version
 
@@ -53,7 +53,7 @@ def test_taken_port_is_a_one_line_error(tmp_path) -> None:  # type: ignore[no-un
 
     import pytest
 
-    from graphmem.errors import LocalNeo4jError
+    from graphmem.core.errors import LocalNeo4jError
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -84,9 +84,9 @@ def test_another_homes_server_is_named_not_sent_our_password(tmp_path,  # type: 
     and sent it this home's password (issue 16.15): it now names the home that owns it."""
     import pytest
 
-    from graphmem.config import Settings
-    from graphmem.db import connection_target
-    from graphmem.errors import LocalNeo4jError
+    from graphmem.core.config import Settings
+    from graphmem.core.errors import LocalNeo4jError
+    from graphmem.db.database import connection_target
 
     elsewhere = LocalNeo4j(home=tmp_path / "neo4j", bolt_port=local_neo4j.bolt_port,
                            http_port=local_neo4j.http_port)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.config import Settings
-from graphmem.db import Database
+from graphmem.core.config import Settings
+from graphmem.db.database import Database
 from graphmem.pipelines.worker import Worker
 from tests.conftest import GraphQLClient
 

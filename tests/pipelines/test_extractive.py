@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graphmem import tokens
 from graphmem.pipelines.extractive import Line, summarise
+from graphmem.retrieval import tokens
 
 CHAT = [
     Line("user", "Hi!"),

@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 
-from graphmem.config import Settings
-from graphmem.db import Database
-from graphmem.errors import InvalidInput, LeaseLost
-from graphmem.namespaces import Namespace
-from graphmem.pipelines import jobs
-from graphmem.pipelines.jobs import JobKind, JobState
+from graphmem.core.config import Settings
+from graphmem.core.errors import InvalidInput, LeaseLost
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.jobs import queue as jobs
+from graphmem.jobs.queue import JobKind, JobState
 from tests.conftest import delete_namespace
 
 

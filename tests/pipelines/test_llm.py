@@ -8,13 +8,15 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from graphmem import episodes, facts
-from graphmem.config import Settings
-from graphmem.db import Database
-from graphmem.episodes import EpisodeKind, NewEpisode
-from graphmem.namespaces import Namespace
-from graphmem.pipelines import jobs
-from graphmem.pipelines.jobs import JobKind, JobState
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.episodes import store as episodes
+from graphmem.episodes.store import EpisodeKind, NewEpisode
+from graphmem.facts import provenance
+from graphmem.facts import store as facts
+from graphmem.jobs import queue as jobs
+from graphmem.jobs.queue import JobKind, JobState
 from graphmem.pipelines.worker import Worker
 from tests.pipelines.chat_endpoint import Reply, chat_endpoint, facts_reply
 
@@ -68,7 +70,7 @@ async def test_structured_extraction_with_usage_and_cost(db: Database, ns: str) 
     assert request["response_format"]["type"] == "json_schema"
     assert "[1] (2026-05-01T09:00:00+00:00, Dana) I started at Acme Robotics." in \
         request["messages"][1]["content"]
-    produced = await jobs.produced_facts(db, Namespace(ns), [job.id])
+    produced = await provenance.produced_facts(db, Namespace(ns), [job.id])
     assert {(f.predicate, f.object, f.confidence) for f in produced[0]} == {
         ("works_at", "Acme Robotics", 0.9), ("lives_in", "Lisbon", 0.9)}  # capped at 0.9
     lisbon = next(f for f in produced[0] if f.object == "Lisbon")
@@ -80,7 +82,7 @@ async def test_current_facts_are_in_the_prompt_and_corrections_replace(db: Datab
     with chat_endpoint(facts_reply(_fact(1, "lives_in", "Lisbon"))) as llm:
         ids = await _record(db, ns, "I live in Lisbon.")
         first = await _extract(db, ns, _settings(llm.url), ids)
-    [lisbon] = await jobs.produced_facts(db, Namespace(ns), [first.id])
+    [lisbon] = await provenance.produced_facts(db, Namespace(ns), [first.id])
     with chat_endpoint(facts_reply(_fact(1, "lives_in", "Porto", corrects=lisbon[0].id))) as llm:
         await _extract(db, ns, _settings(llm.url),
                        await _record(db, ns, "Actually it's Porto, not Lisbon."))
@@ -156,7 +158,7 @@ async def test_a_correction_only_replaces_the_named_fact_of_that_predicate(db: D
     with chat_endpoint(facts_reply(_fact(1, "lives_in", "Paris"))) as llm:
         ids = await _record(db, ns, "I live in Paris.")
         first = await _extract(db, ns, _settings(llm.url), ids)
-    [paris] = await jobs.produced_facts(db, Namespace(ns), [first.id])
+    [paris] = await provenance.produced_facts(db, Namespace(ns), [first.id])
     with chat_endpoint(facts_reply(_fact(1, "works_at", "Acme", corrects=paris[0].id))) as llm:
         ids = await _record(db, ns, "I'm at Acme, actually.")
         await _extract(db, ns, _settings(llm.url), ids)

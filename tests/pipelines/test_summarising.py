@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from graphmem import episodes, erasure, summaries
-from graphmem.config import Settings
-from graphmem.db import Database
-from graphmem.episodes import EpisodeKind, NewEpisode
-from graphmem.namespaces import Namespace
-from graphmem.pipelines import jobs, switches
-from graphmem.pipelines.jobs import JobKind, JobState, Triggers
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.episodes import store as episodes
+from graphmem.episodes.store import EpisodeKind, NewEpisode
+from graphmem.governance import erasure
+from graphmem.jobs import queue as jobs
+from graphmem.jobs import switches
+from graphmem.jobs.queue import JobKind, JobState, Triggers
 from graphmem.pipelines.worker import Worker
+from graphmem.summaries import store as summaries
 from tests.conftest import GraphQLClient
 
 T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
@@ -76,7 +79,7 @@ async def test_sessions_are_summarised_as_they_grow_and_recursively(
 
 
 async def _ids(db: Database, ns: str, refs: list[str]) -> list[str]:
-    rows = await db.read("facts/evidence_lookup", ns=ns, refs=refs)
+    rows = await db.read("episodes/resolve", ns=ns, refs=refs)
     return [row["id"] for row in rows]
 
 

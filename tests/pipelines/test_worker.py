@@ -12,13 +12,13 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from graphmem import episodes
-from graphmem.config import Settings
-from graphmem.db import Database
-from graphmem.episodes import EpisodeKind, NewEpisode
-from graphmem.namespaces import Namespace
-from graphmem.pipelines import jobs
-from graphmem.pipelines.jobs import JobKind, JobState
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.episodes import store as episodes
+from graphmem.episodes.store import EpisodeKind, NewEpisode
+from graphmem.jobs import queue as jobs
+from graphmem.jobs.queue import JobKind, JobState
 from tests.pipelines.chat_endpoint import Reply, chat_endpoint, facts_reply
 
 FACT = {"episode": 1, "subject": "Dana", "predicate": "works_at", "object": "Initech",
@@ -75,7 +75,7 @@ async def test_a_worker_killed_mid_job_leaves_it_to_complete_exactly_once(
 async def test_the_service_runs_a_worker_pool(db: Database, settings: Settings,
                                               ns: str) -> None:
     from graphmem.app import create_app
-    from graphmem.pipelines import switches
+    from graphmem.jobs import switches
 
     pooled = Settings(**{**settings.model_dump(), "workers": 2})  # type: ignore[arg-type]
     await switches.set_switches(db, Namespace(ns), pooled, True, None, "tests")

@@ -1,0 +1,1 @@
+"""The ground everything stands on: settings, errors, namespaces, identifiers, paging, time."""

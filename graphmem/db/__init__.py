@@ -1,0 +1,1 @@
+"""Neo4j: the connection, named Cypher statements, the driver's fast paths, migrations."""

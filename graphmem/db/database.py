@@ -1,0 +1,238 @@
+"""The one Neo4j driver per process and the narrow way the rest of graphmem talks to it.
+
+Domain modules call ``Database.read``/``Database.write`` with a statement *name* from
+``cypher/`` and parameters; multi-statement mutations run in ``Database.transaction`` so each
+mutation is exactly one transaction, retried by the driver on transient errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, TypeVar
+
+from neo4j import (
+    AsyncDriver,
+    AsyncGraphDatabase,
+    AsyncManagedTransaction,
+    Record,
+    RoutingControl,
+)
+from neo4j.exceptions import (
+    AuthError,
+    IncompleteCommit,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
+from neo4j.graph import Node, Path, Relationship
+
+from graphmem.core.config import Settings
+from graphmem.core.errors import ConcurrentChange, ConfigError, DatabaseUnavailable, GraphmemError
+from graphmem.core.namespaces import lucene_key
+from graphmem.db import bolt
+from graphmem.db.statements import statement
+from graphmem.observability import metrics, tracing
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+# What a client may retry: Neo4j unreachable, restarting or shutting down once the driver's
+# own retries ran out, or a commit whose outcome is unknown (writes are idempotent).
+UNAVAILABLE = (ServiceUnavailable, SessionExpired, TransientError, IncompleteCommit)
+Row = dict[str, Any]
+_GRAPH_OBJECTS = (Node, Relationship, Path)
+
+
+def group_rows(rows: list[Row], keys: list[str], key: str,
+               convert: Callable[[Row], T]) -> list[list[T]]:
+    """Rows of one batched query split per requested key, in request order (DataLoaders)."""
+    grouped: dict[str, list[T]] = defaultdict(list)
+    for row in rows:
+        grouped[row[key]].append(convert(row))
+    return [grouped[k] for k in keys]
+
+
+def plain(record: Record) -> Row:
+    """A record as a dict. Statements return scalars, lists and map projections, never graph
+    objects, so the driver's recursive ``Record.data()`` (a millisecond for a page of 50
+    facts) is needed only when a top-level value is one. The test suite checks every row
+    it reads against ``data()`` (tests/conftest.py)."""
+    values = record.values()
+    if any(isinstance(value, _GRAPH_OBJECTS) for value in values):
+        return record.data()
+    return dict(zip(record.keys(), values, strict=True))
+
+
+def _count_rows(span: Any, rows: list[Row]) -> None:
+    if span is not None:
+        span.set_attribute("db.response.returned_rows", len(rows))
+
+
+def _keyed(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Statements that write or search a fulltext index take the namespace's Lucene token
+    as ``$ns_key``; it is derived here from ``$ns``, once, so no caller can pass a wrong one."""
+    if "ns" in params and _takes_ns_key(name):
+        return {**params, "ns_key": lucene_key(params["ns"])}
+    return params
+
+
+@cache
+def _takes_ns_key(name: str) -> bool:
+    return "$ns_key" in statement(name)
+
+
+@dataclass
+class Tx:
+    """A running write transaction that speaks in statement names."""
+
+    _tx: AsyncManagedTransaction
+    _db: Database
+
+    async def run(self, name: str, /, **params: Any) -> list[Row]:
+        self._db.round_trips += 1
+        with metrics.timed(metrics.CYPHER_SECONDS, name), self._db.span(name) as span:
+            result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
+            rows = [plain(record) for record in await result.fetch(1_000_000)]
+            _count_rows(span, rows)
+            return rows
+
+
+@dataclass
+class Database:
+    driver: AsyncDriver
+    name: str
+    uri: str
+    round_trips: int = field(default=0)
+
+    async def read(self, name: str, /, **params: Any) -> list[Row]:
+        return await self._execute(name, params, RoutingControl.READ)
+
+    async def write(self, name: str, /, **params: Any) -> list[Row]:
+        return await self._execute(name, params, RoutingControl.WRITE)
+
+    async def transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        """Run ``work`` as one write transaction (retried as a whole on transient errors)."""
+
+        attempts = 0
+
+        async def unit(tx: AsyncManagedTransaction) -> T:
+            nonlocal attempts
+            attempts += 1
+            return await work(Tx(tx, self))
+
+        with tracing.span("transaction", kind="client", child_only=True) as span:
+            try:
+                async with self.driver.session(database=self.name) as session:
+                    return await session.execute_write(unit)
+            except UNAVAILABLE as exc:
+                raise self._retryable(exc) from exc
+            finally:
+                if span is not None:  # above 1 when the driver retried a transient error
+                    span.set_attribute("graphmem.attempts", attempts)
+
+    async def run_schema(self, text: str, **params: Any) -> None:
+        """Schema statements (constraints, indexes) cannot share a transaction with data."""
+        self.round_trips += 1
+        await self.driver.execute_query(text, bolt.masked(params),  # type: ignore[arg-type]
+                                        database_=self.name)
+
+    async def run_auto(self, name: str, /, **params: Any) -> None:
+        """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``)."""
+        self.round_trips += 1
+        with self.span(name):
+            async with self.driver.session(database=self.name) as session:
+                result = await session.run(statement(name), bolt.masked(params))
+                await result.consume()
+
+    async def _execute(self, name: str, params: dict[str, Any], mode: RoutingControl) -> list[Row]:
+        self.round_trips += 1
+        try:
+            with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
+                records, _, _ = await self.driver.execute_query(
+                    statement(name), bolt.masked(_keyed(name, params)), database_=self.name,
+                    routing_=mode
+                )
+                rows = [plain(record) for record in records]
+                _count_rows(span, rows)
+        except UNAVAILABLE as exc:
+            raise self._retryable(exc) from exc
+        return rows
+
+    def span(self, name: str) -> contextlib.AbstractContextManager[Any]:
+        """A trace span for one named statement: its Cypher text, which holds no values (they
+        are parameters), and never its parameters."""
+        if not tracing.enabled():
+            return contextlib.nullcontext()
+        return tracing.span(f"cypher {name}", {
+            "db.system.name": "neo4j", "db.namespace": self.name, "db.operation.name": name,
+            "db.query.text": statement(name)}, kind="client", child_only=True)
+
+    def _retryable(self, exc: Exception) -> GraphmemError:
+        """What the client is told once the driver's own retries ran out: other writers held
+        what this one needed (a deadlock, a lock wait), or Neo4j was away."""
+        if isinstance(exc, TransientError) and ".Transaction." in (exc.code or ""):
+            return ConcurrentChange("concurrent writes held what this one needed; retry")
+        return DatabaseUnavailable(f"Neo4j at {self.uri} is unavailable")
+
+    async def close(self) -> None:
+        await self.driver.close()
+
+
+def connection_target(settings: Settings) -> tuple[str, str, str]:
+    """(uri, user, password): the configured server, or the local one graphmem runs."""
+    if settings.uses_local_neo4j:
+        from graphmem.local_neo4j import LocalNeo4j
+
+        local = LocalNeo4j.from_settings(settings)
+        local.check_not_anothers()
+        return local.bolt_uri, "neo4j", local.password()
+    if settings.neo4j_password is None:
+        raise ConfigError("GRAPHMEM_NEO4J_PASSWORD is required when GRAPHMEM_NEO4J_URI is set")
+    assert settings.neo4j_uri is not None
+    return settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password.get_secret_value()
+
+
+def open_database(settings: Settings) -> Database:
+    """Create the process's driver. It connects lazily; see ``wait_until_reachable``."""
+    uri, user, password = connection_target(settings)
+    bolt.install_fast_utc()
+    # Notifications are for people writing Cypher in a console, not for service logs.
+    driver = AsyncGraphDatabase.driver(uri, auth=(user, password),
+                                       notifications_min_severity="OFF",
+                                       max_transaction_retry_time=settings.neo4j_max_retry_s)
+    return Database(driver=driver, name=settings.neo4j_database, uri=uri)
+
+
+async def wait_until_reachable(db: Database, timeout_s: float) -> None:
+    """Retry with capped exponential backoff until Neo4j answers or ``timeout_s`` passes."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.25
+    while True:
+        try:
+            await db.driver.verify_connectivity()
+            return
+        except AuthError:
+            raise ConfigError(f"Neo4j at {db.uri} rejected the configured credentials") from None
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            if time.monotonic() + delay > deadline:
+                raise DatabaseUnavailable(f"Neo4j at {db.uri} is unreachable: {exc}") from None
+            log.warning("neo4j not reachable yet; retrying in %.2fs", delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+
+async def connect(settings: Settings) -> Database:
+    """Open the driver and wait (bounded) until Neo4j answers: for the CLI and tests."""
+    db = open_database(settings)
+    try:
+        await wait_until_reachable(db, settings.neo4j_connect_timeout_s)
+    except BaseException:
+        await db.close()
+        raise
+    return db

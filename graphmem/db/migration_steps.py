@@ -1,0 +1,45 @@
+"""Data steps that follow a migration's schema statements, for what Cypher alone cannot
+compute (a namespace's Lucene token is a digest; a speaker's key is Python's casefold).
+
+A step runs once, right after its migration's statements and before the migration is
+recorded, so an interrupted one runs again; each is idempotent."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from functools import partial
+
+from graphmem.core.identifiers import actor_key
+from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Database, Row, Tx
+
+log = logging.getLogger(__name__)
+_BEGINNING = datetime(1, 1, 2, tzinfo=UTC)  # before any episode: relink whole sessions
+
+
+async def conversation_search(db: Database) -> None:
+    """0012: ``ns_key`` on every indexed node, each session's windows, the Actor nodes."""
+    namespaces = [Namespace(row["ns"]) for row in await db.read("migration_steps/namespaces")]
+    for done, ns in enumerate(namespaces, start=1):
+        row = (await db.write("migration_steps/search_keys", ns=ns))[0]
+        sessions = [{"session_id": s, "earliest": to_native(_BEGINNING)}
+                    for s in sorted(row["sessions"])]
+        if sessions:
+            await db.transaction(partial(_relink, ns=ns, sessions=sessions))
+        actors = {actor_key(a): a for a in row["actors"] if actor_key(a)}
+        await db.write("migration_steps/actors", ns=ns,
+                       actors=[{"key": k, "name": n} for k, n in sorted(actors.items())])
+        log.info("migration 0012: namespace %d of %d indexed for conversation search",
+                 done, len(namespaces))
+
+
+async def _relink(tx: Tx, ns: Namespace, sessions: list[Row]) -> None:
+    await tx.run("episodes/relink", ns=ns, sessions=sessions)
+
+
+STEPS: dict[str, Callable[[Database], Awaitable[None]]] = {
+    "0012_conversation_search": conversation_search,
+}

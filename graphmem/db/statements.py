@@ -1,0 +1,38 @@
+"""Loads the named Cypher statements kept under ``cypher/``.
+
+Every statement the service runs lives in a file there, named by its path:
+``statement("episodes/create")`` is ``cypher/episodes/create.cypher``. Values are always
+``$parameters``; the files are the only query text, hence ``LiteralString``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import LiteralString, cast
+
+
+@cache
+def cypher_root() -> Path:
+    """The repository's ``cypher/`` in a checkout, or the copy packed into a wheel."""
+    package = Path(__file__).resolve().parent.parent  # graphmem/, from graphmem/db/
+    for candidate in (package.parent / "cypher", package / "_cypher"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("cypher/ directory not found next to the graphmem package")
+
+
+@cache
+def statement(name: str) -> LiteralString:
+    text = (cypher_root() / f"{name}.cypher").read_text("utf-8")
+    return cast(LiteralString, _strip_comments(text).strip().rstrip(";"))
+
+
+def split_statements(text: str) -> list[LiteralString]:
+    """Split a multi-statement file (migrations) on ``;`` at line ends."""
+    parts = (part.strip().rstrip(";").strip() for part in _strip_comments(text).split(";\n"))
+    return [cast(LiteralString, part) for part in parts if part]
+
+
+def _strip_comments(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))

@@ -1,0 +1,1 @@
+"""Episodes: the lossless, append-only log of what happened."""

@@ -1,0 +1,44 @@
+"""Redaction: an episode's content is replaced, its structure stays.
+
+The node keeps its id, time, session position and provenance links (facts it evidences still
+point at it, so an auditor sees *that* there was evidence and that it was redacted, when, by
+whom and why); the content, the next turn's copy of it (search context), metadata and the
+embedding are gone, and the fulltext index follows the node. Summaries covering it become
+stale and are rebuilt without it where summaries are switched on.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from graphmem.core.errors import InvalidInput
+from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Database, Tx
+from graphmem.episodes.store import Episode, by_ids, earliest_per_session, resolve_refs
+from graphmem.summaries import store as summaries
+
+PLACEHOLDER = "[redacted]"
+MAX_REASON = 1_000
+
+
+async def redact_episode(db: Database, ns: Namespace, ref: str, reason: str,
+                         actor: str | None) -> Episode:
+    """Redact one episode (id or externalId); redacting it again changes nothing."""
+    if not reason.strip() or len(reason) > MAX_REASON:
+        raise InvalidInput(f"reason must be 1-{MAX_REASON} characters", field="reason")
+    episode_id = (await resolve_refs(db, ns, [ref], "id"))[ref].id
+    await db.transaction(lambda tx: redact_in(tx, ns, [episode_id], reason, actor))
+    return (await by_ids(db, ns, [episode_id]))[episode_id]
+
+
+async def redact_in(tx: Tx, ns: Namespace, ids: list[str], reason: str,
+                    actor: str | None) -> dict[str, int]:
+    """Redact episodes by id inside a running transaction (retention sweeps use it too)."""
+    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was redacted")
+    rows = await tx.run("episodes/redact", ns=ns, ids=ids, placeholder=PLACEHOLDER,
+                        reason=reason, actor=actor, now=to_native(datetime.now(UTC)))
+    sessions = earliest_per_session(rows[0]["sessions"])
+    if sessions:  # the neighbours' copies of the redacted text, for search
+        await tx.run("episodes/relink", ns=ns, sessions=sessions)
+    return {"episodes_redacted": int(rows[0]["redacted"]), "summaries_stale": stale}

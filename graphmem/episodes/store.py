@@ -1,0 +1,335 @@
+"""Episodes: the lossless, append-only, timestamped log of what happened.
+
+Recording is idempotent by ``external_id`` (the client's key): the same key with the same
+content is reported as a duplicate; with different content it is a ``DuplicateConflict`` and the
+whole batch writes nothing. Sessions get a ``NEXT`` chain in (occurred_at, arrival) order.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from graphmem.core.errors import DuplicateConflict, InvalidInput, NotFound
+from graphmem.core.identifiers import actor_key
+from graphmem.core.namespaces import Namespace
+from graphmem.core.pagination import Page, decode_cursor, encode_cursor, instant
+from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
+from graphmem.db.database import Database, Row, Tx
+from graphmem.jobs.queue import Triggers, enqueue_after_record
+from graphmem.security import encryption
+
+MAX_CONTENT_CHARS = 200_000  # the default of GRAPHMEM_MAX_EPISODE_CHARS
+
+
+class EpisodeKind(StrEnum):
+    USER_MESSAGE = "user_message"
+    AGENT_MESSAGE = "agent_message"
+    TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
+    OBSERVATION = "observation"
+    ERROR = "error"
+    DOCUMENT = "document"
+
+
+class Sensitivity(StrEnum):
+    PUBLIC = "public"
+    PERSONAL = "personal"
+    SENSITIVE = "sensitive"
+    HEALTH = "health"
+    FINANCIAL = "financial"
+
+
+@dataclass(frozen=True)
+class NewEpisode:
+    content: str
+    kind: EpisodeKind
+    occurred_at: datetime
+    external_id: str | None = None
+    session_id: str | None = None
+    actor: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    importance: float | None = None
+    sensitivity: Sensitivity = Sensitivity.PERSONAL
+
+    def content_hash(self, like: str | None = None) -> str:
+        """What makes two submissions of one external_id "the same episode" (SHA-256, or an
+        HMAC when content is encrypted; ``like``: a stored hash to compare with)."""
+        canonical = json.dumps(
+            [self.session_id, self.occurred_at.isoformat(), self.kind.value, self.actor,
+             self.content, self.metadata, self.importance, self.sensitivity.value],
+            sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+        )
+        return encryption.fingerprint(canonical, like)
+
+
+@dataclass(frozen=True)
+class Episode:
+    id: str
+    namespace: str
+    content: str
+    kind: EpisodeKind
+    occurred_at: datetime
+    recorded_at: datetime
+    external_id: str | None
+    session_id: str | None
+    seq: int
+    actor: str | None
+    metadata: dict[str, Any]
+    importance: float | None
+    sensitivity: Sensitivity
+    content_hash: str
+    redacted_at: datetime | None = None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Episode:
+        ns = row["ns"]
+        return cls(
+            id=row["id"],
+            namespace=ns,
+            content=encryption.reveal(row["content"], ns) or "",
+            kind=EpisodeKind(row["kind"]),
+            occurred_at=parse_stored_datetime(row["occurred_at"]),
+            recorded_at=parse_stored_datetime(row["recorded_at"]),
+            external_id=row.get("external_id"),
+            session_id=row.get("session_id"),
+            seq=row.get("seq") or 0,
+            actor=row.get("actor"),
+            metadata=json.loads(encryption.reveal(row.get("metadata"), ns) or "{}"),
+            importance=row.get("importance"),
+            sensitivity=Sensitivity(row.get("sensitivity") or Sensitivity.PERSONAL),
+            content_hash=row["content_hash"],
+            redacted_at=maybe_datetime(row.get("redacted_at")),
+        )
+
+    @property
+    def cursor(self) -> str:
+        return encode_cursor([self.occurred_at.isoformat(), self.seq, self.id])
+
+    def as_new(self) -> NewEpisode:
+        """The submission it was recorded from (its content hash is made from this)."""
+        return NewEpisode(content=self.content, kind=self.kind, occurred_at=self.occurred_at,
+                          external_id=self.external_id, session_id=self.session_id,
+                          actor=self.actor, metadata=self.metadata, importance=self.importance,
+                          sensitivity=self.sensitivity)
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    episodes: list[Episode]  # in input order; duplicates are the episodes already stored
+    created: int
+    duplicates: int
+
+
+@dataclass(frozen=True)
+class EpisodeFilter:
+    session_id: str | None = None
+    occurred_from: datetime | None = None
+    occurred_to: datetime | None = None
+    kinds: list[EpisodeKind] | None = None
+    actor: str | None = None
+    text_contains: str | None = None
+
+
+def validate(episode: NewEpisode, max_chars: int = MAX_CONTENT_CHARS) -> None:
+    require_aware(episode.occurred_at, "occurredAt")
+    if not episode.content:
+        raise InvalidInput("content must not be empty", field="content")
+    if len(episode.content) > max_chars:
+        raise InvalidInput(f"content exceeds {max_chars} characters: split the document into "
+                           "several episodes", field="content", limit=max_chars)
+    if episode.importance is not None and not 0.0 <= episode.importance <= 1.0:
+        raise InvalidInput("importance must be between 0 and 1", field="importance")
+    for name, value in (("externalId", episode.external_id), ("sessionId", episode.session_id),
+                        ("actor", episode.actor)):
+        if value is not None and not 1 <= len(value) <= 256:
+            raise InvalidInput(f"{name} must be 1-256 characters", field=name)
+
+
+async def record(db: Database, ns: Namespace, batch: list[NewEpisode],
+                 triggers: Triggers | None = None,
+                 max_chars: int = MAX_CONTENT_CHARS) -> RecordResult:
+    """Record a batch in one transaction; see the module docstring for idempotency. With
+    ``triggers``, the same transaction queues the pipelines' jobs for what was new."""
+    for episode in batch:
+        validate(episode, max_chars)
+    return await db.transaction(lambda tx: record_in(tx, ns, batch, triggers))
+
+
+async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
+                    triggers: Triggers | None = None) -> RecordResult:
+    """Record inside a running transaction (validated already)."""
+    keys = sorted({e.external_id for e in batch if e.external_id is not None})
+    stored = {
+        row["episode"]["external_id"]: Episode.from_row(row["episode"])
+        for row in await tx.run("episodes/existing", ns=ns, external_ids=keys)
+    } if keys else {}
+    now = datetime.now(UTC)
+    fresh: dict[str, tuple[NewEpisode, str]] = {}  # external_id -> (episode, hash) in this batch
+    to_create: list[tuple[int, NewEpisode, str]] = []  # (position, episode, hash)
+    for position, episode in enumerate(batch):
+        key = episode.external_id
+        if key is not None and key in stored:
+            known = stored[key]
+            # A redacted episode cannot be compared any more: a retry of it is a duplicate.
+            if known.content_hash != episode.content_hash(known.content_hash) \
+                    and known.redacted_at is None:
+                raise DuplicateConflict(
+                    f"externalId {key!r} was already recorded with different content",
+                    external_id=key, index=position,
+                )
+            continue
+        digest = episode.content_hash()
+        if key is not None and key in fresh:
+            if fresh[key][1] != digest:
+                raise DuplicateConflict(
+                    f"externalId {key!r} appears twice in the batch with different content",
+                    external_id=key, index=position,
+                )
+            continue
+        if key is not None:
+            fresh[key] = (episode, digest)
+        to_create.append((position, episode, digest))
+
+    rows = await _rows_with_seq(tx, ns, [(e, digest) for _, e, digest in to_create], now)
+    if rows:
+        await tx.run("episodes/create", ns=ns, episodes=rows, actors=actors_of(batch))
+        sessions = earliest_per_session(rows)
+        if sessions:
+            await tx.run("episodes/relink", ns=ns, sessions=sessions)
+        if triggers is not None:
+            await enqueue_after_record(tx, ns, rows, triggers, now)
+
+    created = {pos: Episode.from_row({**row, "ns": ns})
+               for (pos, _, _), row in zip(to_create, rows, strict=True)}
+    by_key = {e.external_id: e for e in created.values() if e.external_id is not None}
+    result = [
+        created.get(pos) or stored.get(ep.external_id or "") or by_key[ep.external_id or ""]
+        for pos, ep in enumerate(batch)
+    ]
+    return RecordResult(result, created=len(created), duplicates=len(batch) - len(created))
+
+
+async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode, str]],
+                         now: datetime) -> list[Row]:
+    counts: dict[str, int] = defaultdict(int)
+    tokens: dict[str, int] = defaultdict(int)  # estimated, for the summary trigger
+    for episode, _ in episodes:
+        if episode.session_id is not None:
+            counts[episode.session_id] += 1
+            tokens[episode.session_id] += len(episode.content) // 4 + 1
+    bases: dict[str, int] = {}
+    if counts:
+        reserved = await tx.run(
+            "episodes/reserve_seq", ns=ns, now=now,
+            sessions=[{"session_id": s, "count": c, "tokens": tokens[s]}
+                      for s, c in sorted(counts.items())],
+        )
+        bases = {row["session_id"]: row["base"] for row in reserved}
+    rows = []
+    for episode, digest in episodes:
+        seq = 0
+        if episode.session_id is not None:
+            bases[episode.session_id] += 1
+            seq = bases[episode.session_id]
+        rows.append({
+            "id": f"ep_{uuid.uuid4().hex}",
+            "external_id": episode.external_id,
+            "session_id": episode.session_id,
+            "seq": seq,
+            "kind": episode.kind.value,
+            "actor": episode.actor,
+            "content": encryption.seal(episode.content, ns),
+            "occurred_at": to_native(episode.occurred_at),
+            "recorded_at": to_native(now),
+            "importance": episode.importance,
+            "sensitivity": episode.sensitivity.value,
+            "metadata": encryption.seal(
+                json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
+            "content_hash": digest,
+        })
+    return _with_batch_context(rows)
+
+
+def _with_batch_context(rows: list[Row]) -> list[Row]:
+    """Give each new turn the one before it in the batch as its search context, so the
+    create statement indexes it once; `episodes/relink` only fills in (or corrects) turns
+    whose predecessor is already stored, instead of rewriting every new episode."""
+    previous: dict[str, Row] = {}
+    for row in sorted(rows, key=lambda r: (r["occurred_at"], r["seq"])):
+        sid = row["session_id"]
+        if sid is not None:
+            before = previous.get(sid)
+            row["context"] = before["content"] if before else None
+            row["context_actor"] = before["actor"] if before else None
+            previous[sid] = row
+    return rows
+
+
+def actors_of(batch: list[NewEpisode]) -> list[Row]:
+    """The distinct speakers of a batch, as the namespace's `Actor` nodes remember them."""
+    named = {actor_key(e.actor): e.actor for e in batch if e.actor and actor_key(e.actor)}
+    return [{"key": key, "name": name} for key, name in sorted(named.items())]
+
+
+def earliest_per_session(rows: list[Row]) -> list[Row]:
+    """Per session among ``rows`` (session_id, occurred_at): where its chain must be relinked."""
+    earliest: dict[str, Any] = {}
+    for row in rows:
+        sid = row["session_id"]
+        if sid is not None and (sid not in earliest or row["occurred_at"] < earliest[sid]):
+            earliest[sid] = row["occurred_at"]
+    return [{"session_id": s, "earliest": t} for s, t in sorted(earliest.items())]
+
+
+async def page(db: Database, ns: Namespace, where: EpisodeFilter, first: int,
+               after: str | None) -> Page[Episode]:
+    for name, moment in (("occurredFrom", where.occurred_from), ("occurredTo", where.occurred_to)):
+        if moment is not None:
+            require_aware(moment, name)
+    key = decode_cursor(after, lambda k: (instant(k[0]), int(k[1]), str(k[2])))
+    after_t, after_seq, after_id = key or (None, None, None)
+    rows = await db.read(
+        "episodes/page", ns=ns, limit=first + 1,
+        session_id=where.session_id,
+        **{"from": to_native(where.occurred_from), "to": to_native(where.occurred_to)},
+        kinds=[k.value for k in where.kinds] if where.kinds else None,
+        actor=where.actor, text=where.text_contains,
+        after_t=to_native(after_t), after_seq=after_seq, after_id=after_id,
+    )
+    episodes = [Episode.from_row(row["episode"]) for row in rows]
+    return Page([(e.cursor, e) for e in episodes[:first]], has_next=len(episodes) > first)
+
+
+async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Episode]:
+    rows = await db.read("episodes/by_ids", ns=ns, ids=ids)
+    return {row["episode"]["id"]: Episode.from_row(row["episode"]) for row in rows}
+
+
+@dataclass(frozen=True)
+class EpisodeRef:
+    id: str
+    occurred_at: datetime
+
+
+async def resolve_refs(source: Database | Tx, ns: Namespace, refs: list[str],
+                       field: str) -> dict[str, EpisodeRef]:
+    """Each reference (an episode id or a client's externalId) -> its episode in ``ns``;
+    ``NotFound`` naming ``field`` and the first missing ones when any is not there (another
+    namespace's episode is not there either). In a transaction when given one."""
+    wanted = sorted(set(refs))
+    if not wanted:
+        return {}
+    read = source.run if isinstance(source, Tx) else source.read
+    found = {row["ref"]: EpisodeRef(row["id"], parse_stored_datetime(row["occurred_at"]))
+             for row in await read("episodes/resolve", ns=ns, refs=wanted)}
+    missing = [ref for ref in wanted if ref not in found]
+    if missing:
+        raise NotFound(f"episodes not found in this namespace: {missing[:10]}", field=field,
+                       missing=missing[:10])
+    return found

@@ -1,0 +1,1 @@
+"""Facts: statements as edges with provenance, validity and conflict resolution."""

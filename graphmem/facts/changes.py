@@ -1,0 +1,103 @@
+"""Changing what memory believes on purpose: retracting a fact, correcting it.
+
+Both are first-class and leave a trace: the old fact keeps its record with status, reason,
+who and when; an ``observation`` Episode describes the change (a correction's evidence, a
+retraction's ``RETRACTED_IN``); summaries citing the old fact become stale.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+
+from graphmem.core.errors import InvalidInput, NotFound
+from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Database, Tx
+from graphmem.episodes.store import EpisodeKind, NewEpisode, Sensitivity, record_in
+from graphmem.facts import entities
+from graphmem.facts import store as facts
+from graphmem.facts.model import Fact, Source
+from graphmem.summaries import store as summaries
+
+MAX_REASON = 1_000
+
+
+async def retract(db: Database, ns: Namespace, fact_id: str, reason: str,
+                  actor: str | None) -> Fact:
+    _check_reason(reason)
+    return await db.transaction(lambda tx: _retract(tx, ns, fact_id, reason, actor))
+
+
+async def correct(db: Database, ns: Namespace, fact_id: str, new_object: str | None,
+                  value: facts.Literal | None, reason: str, actor: str | None) -> facts.Asserted:
+    """Replace a believed fact's object: the correction (source ``user_correction``) covers
+    the same validity, supersedes the old one and goes through conflict resolution."""
+    _check_reason(reason)
+    return await db.transaction(
+        lambda tx: _correct(tx, ns, fact_id, new_object, value, reason, actor))
+
+
+async def _retract(tx: Tx, ns: Namespace, fact_id: str, reason: str, actor: str | None) -> Fact:
+    old = await _believed_fact(tx, ns, fact_id)
+    now = datetime.now(UTC)
+    episode = await _observe(tx, ns, f"Retracted “{old.text}”. Reason: {reason}", actor, now)
+    await tx.run("facts/retract", ns=ns, id=fact_id, episode_id=episode, reason=reason,
+                 actor=actor, now=to_native(now))
+    await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(now))
+    await summaries.mark_stale(tx, ns, [fact_id], "a cited fact was retracted")
+    return (await facts.by_ids_in(tx, ns, [fact_id]))[fact_id]
+
+
+async def _correct(tx: Tx, ns: Namespace, fact_id: str, new_object: str | None,
+                   value: facts.Literal | None, reason: str,
+                   actor: str | None) -> facts.Asserted:
+    old = await _believed_fact(tx, ns, fact_id)
+    shown = new_object if new_object is not None else value.typed()[2] if value else "?"
+    now = datetime.now(UTC)
+    episode = await _observe(
+        tx, ns, f"Corrected “{old.text}” to “{old.subject} {old.predicate.replace('_', ' ')} "
+                f"{shown}”. Reason: {reason}", actor, now)
+    return await replace_in(tx, ns, old, facts.NewFact(
+        subject=old.subject, predicate=old.predicate, object=new_object, value=value,
+        confidence=1.0, source=Source.USER_CORRECTION, evidence=[episode]), reason, actor)
+
+
+async def correct_in(tx: Tx, ns: Namespace, fact_id: str, new: facts.NewFact, reason: str,
+                     actor: str | None) -> facts.Asserted:
+    """Inside a running transaction: ``new`` replaces the believed fact outright (a
+    pipeline read a correction in an episode, which is ``new``'s evidence)."""
+    return await replace_in(tx, ns, await _believed_fact(tx, ns, fact_id), new, reason, actor)
+
+
+async def replace_in(tx: Tx, ns: Namespace, old: Fact, new: facts.NewFact, reason: str,
+                     actor: str | None) -> facts.Asserted:
+    """The correction covers the old fact's validity: it was wrong all along."""
+    return await facts.assert_in(
+        tx, ns, dataclasses.replace(new, valid_from=old.valid_from, valid_to=old.valid_to),
+        actor, correcting=(old.id, reason))
+
+
+async def _believed_fact(tx: Tx, ns: Namespace, fact_id: str) -> Fact:
+    rows = await tx.run("facts/for_change", ns=ns, id=fact_id)
+    if not rows:
+        raise NotFound(f"no fact {fact_id!r} in this namespace", field="factId")
+    await entities.lock(tx, ns, [i for i in (rows[0]["subject_id"], rows[0]["object_id"]) if i])
+    rows = await tx.run("facts/for_change", ns=ns, id=fact_id)  # re-read under the lock
+    fact = Fact.from_row(rows[0]["fact"])
+    if fact.retracted_at is not None:
+        raise InvalidInput(f"fact {fact_id!r} is {fact.status.value}: only believed facts "
+                           "can be retracted or corrected", field="factId")
+    return fact
+
+
+async def _observe(tx: Tx, ns: Namespace, text: str, actor: str | None, now: datetime) -> str:
+    recorded = await record_in(tx, ns, [NewEpisode(
+        content=text, kind=EpisodeKind.OBSERVATION, occurred_at=now, actor=actor or "graphmem",
+        sensitivity=Sensitivity.PERSONAL, metadata={"by": "graphmem", "change": True})])
+    return recorded.episodes[0].id
+
+
+def _check_reason(reason: str) -> None:
+    if not reason.strip() or len(reason) > MAX_REASON:
+        raise InvalidInput(f"reason must be 1-{MAX_REASON} characters", field="reason")

@@ -1,0 +1,84 @@
+"""The vocabulary of facts shared by storage, resolution and the API: sources, statuses,
+and what an assertion did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from graphmem.core.pagination import time_cursor
+from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime
+from graphmem.db.database import Row
+
+
+class Source(StrEnum):
+    """Who said it, highest priority first (conflict resolution ranks by this order)."""
+
+    USER_CORRECTION = "user_correction"
+    USER_STATEMENT = "user_statement"
+    AGENT_ASSERTION = "agent_assertion"
+    EXTRACTION = "extraction"
+    INFERENCE = "inference"
+    IMPORT = "import"
+
+
+class FactStatus(StrEnum):
+    """Where belief in a fact stands now (its world validity is separate: valid_from/to)."""
+
+    ACTIVE = "active"
+    DISPUTED = "disputed"
+    SUPERSEDED = "superseded"
+    RETRACTED = "retracted"
+
+
+CURRENT = (FactStatus.ACTIVE, FactStatus.DISPUTED)
+
+
+class Outcome(StrEnum):
+    CREATED = "created"
+    EVIDENCE_ADDED = "evidence_added"  # the same current fact existed: no duplicate
+    DISPUTED = "disputed"  # stored; the policy could not decide against a believed value
+    SUPERSEDED = "superseded"  # stored as history: a stronger believed fact covers it
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    namespace: str
+    subject: str
+    predicate: str
+    object: str
+    object_kind: str  # "entity" or a literal datatype
+    text: str
+    confidence: float
+    source: Source
+    status: FactStatus
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+    retracted_at: datetime | None
+    asserted_by: str | None
+    reason: str | None  # why belief in it ended
+    ended_by: str | None = None  # who ended it (retraction, correction, resolution)
+    stated_valid_from: datetime | None = None  # the validity as asserted, before resolution
+    stated_valid_to: datetime | None = None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Fact:
+        return cls(
+            id=row["id"], namespace=row["ns"], subject=row["subject"],
+            predicate=row["predicate"], object=row["object"], object_kind=row["object_kind"],
+            text=row["text"], confidence=row["confidence"], source=Source(row["source"]),
+            status=FactStatus(row["status"]), valid_from=maybe_datetime(row.get("valid_from")),
+            valid_to=maybe_datetime(row.get("valid_to")),
+            recorded_at=parse_stored_datetime(row["recorded_at"]),
+            retracted_at=maybe_datetime(row.get("retracted_at")),
+            asserted_by=row.get("asserted_by"), reason=row.get("reason"),
+            ended_by=row.get("ended_by"),
+            stated_valid_from=maybe_datetime(row.get("stated_valid_from")),
+            stated_valid_to=maybe_datetime(row.get("stated_valid_to")))
+
+    @property
+    def cursor(self) -> str:
+        return time_cursor(self.recorded_at, self.id)

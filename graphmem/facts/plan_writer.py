@@ -1,0 +1,65 @@
+"""Writes a conflict-resolution plan inside the caller's transaction: new facts, narrowed
+revisions, conflicts, endings and SUPERSEDES links — then settles conflicts that no longer
+clash and marks summaries citing ended facts stale."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Row, Tx
+from graphmem.facts import resolution
+from graphmem.facts.model import FactStatus
+from graphmem.summaries import store as summaries
+
+
+async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list[Row],
+                     actor: str | None, now: datetime, settle: bool = True) -> None:
+    """Apply a resolution plan. Order matters: every node exists before conflicts link them,
+    and facts end last, so a conflict left without a clash settles."""
+    at = to_native(now)
+    if decided.created:
+        await tx.run("facts/create", ns=ns, now=at, facts=[
+            rows[c.claim] | {"id": c.id, "status": c.status.value,
+                             "valid_from": to_native(c.interval.start),
+                             "valid_to": to_native(c.interval.end)}
+            for c in decided.created])
+    for level in _by_depth(decided.revisions):
+        await tx.run("facts/revise", ns=ns, now=at, revisions=[
+            {"id": r.id, "of": r.of, "status": r.status.value,
+             "valid_from": to_native(r.interval.start), "valid_to": to_native(r.interval.end)}
+            for r in level])
+    if decided.disputes:
+        await tx.run("conflicts/open", ns=ns, now=at, conflicts=[
+            {"id": f"conflict_{uuid.uuid4().hex}", "fact_ids": ids} for ids in decided.disputes
+            if len(ids) > 1])
+    if decided.evidence:
+        await tx.run("facts/add_evidence", ns=ns, now=at, updates=[
+            {"fact_id": fact_id, "confidence": rows[i]["confidence"],
+             "evidence": rows[i]["evidence"]} for fact_id, i in decided.evidence])
+    if decided.ended:
+        await tx.run("facts/end", ns=ns, now=at, status=FactStatus.SUPERSEDED.value, actor=actor,
+                     ends=[{"id": i, "reason": why} for i, why in decided.ended.items()])
+    if decided.supersessions:
+        await tx.run("facts/supersede", ns=ns, now=at, actor=actor, links=[
+            {"winner": s.winner, "loser": s.loser, "strategy": s.strategy, "reason": s.reason}
+            for s in decided.supersessions])
+    if decided.ended and settle:
+        await tx.run("conflicts/settle_orphaned", ns=ns, now=at)
+    if decided.ended:
+        await summaries.mark_stale(tx, ns, sorted(decided.ended), "a cited fact was superseded")
+
+
+def _by_depth(revisions: list[resolution.Revision]) -> list[list[resolution.Revision]]:
+    """Revisions grouped so each group only revises facts written by earlier groups (one
+    statement cannot see the nodes it creates itself)."""
+    depth: dict[str, int] = {}
+    for r in revisions:  # planned in order: a revision's origin is planned before it
+        depth[r.id] = depth.get(r.of, -1) + 1
+    levels: list[list[resolution.Revision]] = [
+        [] for _ in range(max(depth.values(), default=-1) + 1)]
+    for r in revisions:
+        levels[depth[r.id]].append(r)
+    return levels

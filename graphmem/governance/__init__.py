@@ -1,0 +1,1 @@
+"""Keeping memory accountable: erasure, retention, the audit trail, statistics."""

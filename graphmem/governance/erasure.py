@@ -1,0 +1,227 @@
+"""Erasure that proves itself: a namespace's memory deleted in bounded batches, then the
+graph and every fulltext index re-queried to show nothing remains, and a content-free
+receipt left for audit.
+
+Vectors live on the nodes themselves, so deleting a node removes its embedding from the
+vector indexes; the node count proves it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.core.errors import DecryptionFailed, InvalidInput, NotFound
+from graphmem.core.namespaces import Namespace, lucene_key
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Database, Tx
+from graphmem.episodes.store import earliest_per_session, resolve_refs
+from graphmem.facts import entities
+from graphmem.retrieval.fact_cache import FactCache
+from graphmem.security import encryption
+from graphmem.summaries import store as summaries
+
+BATCH = 2_000
+
+
+@dataclass(frozen=True)
+class Receipt:
+    id: str
+    scope: str
+    requested_at: datetime
+    completed_at: datetime
+    counts: dict[str, int]
+    remaining_nodes: int
+    remaining_searchable: int
+
+    @property
+    def verified(self) -> bool:
+        return self.remaining_nodes == 0 and self.remaining_searchable == 0
+
+
+MAX_EPISODES = 1_000
+MIN_CONTENT_PROBE = 24  # characters: an erased text shorter than this is not searched for
+MIN_NAME_PROBE = 3
+PROBE_CHARS = 200
+# What a summary of erased content says until the worker rebuilds it from what remains.
+WITHDRAWN = "[withdrawn: content it covered was erased]"
+
+
+_SECRETS: dict[str, bytes] = {}  # per database: the erasure secret, read once
+
+
+async def digest(db: Database, ns: str) -> str:
+    """How an erased namespace is named where a trace must stay (receipts, the audit log): an
+    HMAC under the service's own secret. A plain SHA-256 of a name was reversed by guessing
+    names (``acme/user-1``, ``acme/user-2``…); this one only the service can recompute, to
+    find the receipt of a namespace an operator names."""
+    key = f"{db.uri}/{db.name}"
+    if key not in _SECRETS:
+        row = (await db.write("system/erasure_secret", candidate=secrets.token_hex(32)))[0]
+        _SECRETS[key] = bytes.fromhex(row["secret"])
+    return "hmac-sha256:" + hmac.new(_SECRETS[key], ns.encode(), hashlib.sha256).hexdigest()
+
+
+async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
+                         cache: FactCache | None = None,
+                         retract_orphans: bool = True) -> Receipt:
+    """Erase episodes (ids or externalIds) in one transaction. Summaries covering them
+    become stale, facts whose only evidence they were are retracted (the record stays, so
+    history is honest about what memory believed) unless ``retract_orphans`` is off (they
+    stay believed, with no evidence), sessions are relinked around the gap."""
+    if not 1 <= len(refs) <= MAX_EPISODES:
+        raise InvalidInput(f"give 1 to {MAX_EPISODES} episodes", field="ids")
+    requested = datetime.now(UTC)
+    counts = await db.transaction(
+        lambda tx: _erase_episodes(tx, ns, refs, actor, retract_orphans))
+    ids = counts.pop("_ids")
+    probes = _probes(ns, counts.pop("_contents"))
+    left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
+    receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "episodes", requested,
+                      datetime.now(UTC), counts, left["nodes"],
+                      await _copies(db, ns, probes, None))
+    await _tombstone(db, ns, receipt, actor)
+    return receipt
+
+
+async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | None,
+                          retract_orphans: bool = True) -> dict[str, Any]:
+    found = await resolve_refs(tx, ns, refs, "ids")
+    ids = sorted({e.id for e in found.values()})
+    plan = (await tx.run("erasure/episodes_plan", ns=ns, ids=ids))[0]
+    await entities.lock(tx, ns, [i for i in plan["entities"] if i])
+    now = to_native(datetime.now(UTC))
+    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased", WITHDRAWN)
+    done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=now, actor=actor,
+                         orphaned=[i for i in plan["orphaned"] if i] if retract_orphans
+                         else []))[0]
+    sessions = earliest_per_session(plan["sessions"])
+    if sessions:
+        await tx.run("episodes/relink", ns=ns, sessions=sessions)
+    if done["retracted"]:
+        await tx.run("conflicts/settle_orphaned", ns=ns, now=now)
+    return {"episodes": done["erased"], "facts_retracted": done["retracted"],
+            "summaries_stale": stale, "_ids": ids, "_contents": plan["contents"]}
+
+
+async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: bool,
+                        actor: str | None, cache: FactCache | None = None) -> Receipt:
+    """Erase an entity: every fact version about it (either end), its aliases and merge
+    records, entities and values left orphaned, and — when asked — the episodes that
+    evidence its facts (with the episode cascade). Summaries citing them become stale."""
+    requested = datetime.now(UTC)
+    entity = await entities.by_name(db, ns, name)
+    if entity is None:
+        raise NotFound(f"no entity named {name!r}", field="entity")
+    counts = await db.transaction(
+        lambda tx: _erase_subject(tx, ns, entity.id, with_episodes, actor))
+    if cache is not None:
+        cache.forget(ns)
+    nodes, resolvable = await subject_remaining(db, ns, entity)
+    names = [n for n in {entity.name, *entity.aliases} if len(n) >= MIN_NAME_PROBE]
+    copies = await _copies(db, ns, names, None if with_episodes else ["observation"])
+    receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "subject", requested, datetime.now(UTC),
+                      counts, nodes, resolvable + copies)
+    await _tombstone(db, ns, receipt, actor)
+    return receipt
+
+
+async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: bool,
+                         actor: str | None) -> dict[str, int]:
+    plan = (await tx.run("erasure/subject_plan", ns=ns, id=entity_id))[0]
+    await entities.lock(tx, ns, [entity_id, *plan["other_entities"]])
+    stale = await summaries.mark_stale(tx, ns, plan["facts"], "a cited fact was erased",
+                                       WITHDRAWN)
+    done = (await tx.run("erasure/subject_delete", ns=ns, id=entity_id, facts=plan["facts"],
+                         others=plan["others"], other_entities=plan["other_entities"]))[0]
+    counts = {**done, "summaries_stale": stale}
+    # The observations recording changes to its facts name the entity: they go always; the
+    # episodes evidencing its facts are the user's record and go when asked.
+    episodes = sorted({*plan["observations"], *(plan["episodes"] if with_episodes else [])})
+    if episodes:
+        cascade = await _erase_episodes(tx, ns, episodes, actor)
+        cascade.pop("_ids")
+        cascade.pop("_contents")
+        counts["episodes"] = cascade["episodes"]
+        counts["facts_retracted"] = cascade["facts_retracted"]
+        counts["summaries_stale"] += cascade["summaries_stale"]
+    await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(datetime.now(UTC)))
+    return counts
+
+
+def _probes(ns: Namespace, contents: list[str]) -> list[str]:
+    """What to look for to find a copy of erased contents: the start of each, as stored and
+    (when sealed) as plaintext. Short ones ("ok", "thanks") prove nothing: they are skipped."""
+    probes = set()
+    for stored in contents:
+        try:
+            plain = encryption.reveal(stored, ns) or ""
+        except DecryptionFailed:  # sealed under a key this process lacks: its copies are too
+            plain = ""
+        for text in {stored, plain}:
+            if len(text) >= MIN_CONTENT_PROBE:
+                probes.add(text[:PROBE_CHARS])
+    return sorted(probes)
+
+
+async def _copies(db: Database, ns: Namespace, probes: list[str],
+                  episode_kinds: list[str] | None) -> int:
+    if not probes:
+        return 0
+    rows = await db.read("erasure/copies_remaining", ns=ns, probes=probes,
+                         episode_kinds=episode_kinds)
+    return int(rows[0]["copies"])
+
+
+async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:
+    await db.write("erasure/receipt", id=receipt.id, scope=receipt.scope,
+                   ns_digest=await digest(db, ns),
+                   requested_at=receipt.requested_at, completed_at=receipt.completed_at,
+                   counts=json.dumps(receipt.counts, sort_keys=True),
+                   verified=receipt.verified, actor=actor)
+
+
+async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str | None,
+                          cache: FactCache | None = None) -> Receipt:
+    """Delete everything the namespace holds. ``confirm`` must repeat the namespace."""
+    if confirm != ns:
+        raise InvalidInput("confirm must repeat the namespace being erased", field="confirm")
+    requested = datetime.now(UTC)
+    counts: dict[str, int] = {}
+    while True:  # bounded transactions, so a large namespace never needs one huge one
+        done = (await db.write("erasure/namespace_batch", ns=ns, batch=BATCH))[0]
+        for kind, n in done.items():
+            counts[kind] = counts.get(kind, 0) + n
+        if not any(done.values()):
+            break
+    if cache is not None:
+        cache.forget(ns)
+    await db.write("erasure/pseudonymise_audit", ns=ns, digest=await digest(db, ns))
+    nodes, searchable = await namespace_remaining(db, ns)
+    receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "namespace", requested, datetime.now(UTC),
+                      counts, nodes, searchable)
+    await _tombstone(db, ns, receipt, actor)
+    return receipt
+
+
+async def namespace_remaining(db: Database, ns: Namespace) -> tuple[int, int]:
+    """(nodes, searchable texts) the namespace still holds: what a namespace receipt
+    reports, 0 and 0 once erased."""
+    left = (await db.read("erasure/namespace_remaining", ns=ns,
+                          lucene=f"ns_key:{lucene_key(ns)}"))[0]
+    return left["nodes"], left["searchable"]
+
+
+async def subject_remaining(db: Database, ns: Namespace,
+                            entity: entities.Entity) -> tuple[int, int]:
+    """(nodes, names that still resolve) of an entity: its node, and its name or any alias
+    still leading to an entity. What a subject receipt reports, 0 and 0 once erased."""
+    keys = [entity.key, *map(entities.entity_key, entity.aliases)]
+    left = (await db.read("erasure/subject_remaining", ns=ns, id=entity.id, keys=keys))[0]
+    return left["nodes"], left["resolvable"]

@@ -1,0 +1,1 @@
+"""Metrics, traces and logs (never memory content)."""

@@ -1,0 +1,1 @@
+"""Finding memory: search, the layered recall, embeddings, time expressions."""

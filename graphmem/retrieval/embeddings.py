@@ -1,0 +1,197 @@
+"""Embeddings: pluggable embedders, the vector indexes sized for them, and the worker that
+embeds new memory off the request path.
+
+- ``local``: WordLlama (``wordllama`` on PyPI). Its 256-dimension model and tokenizer ship
+  inside the 19 MB wheel, so it loads offline in about half a second and embeds thousands of
+  texts a second on a CPU. It is a static (bag-of-token-vectors) model: good at topical
+  similarity, blind to word order — BM25 and the graph carry precision.
+- ``openai``: any OpenAI-compatible ``/embeddings`` endpoint through the ``openai`` client
+  (base URL, model, dimension, batch size; retries with backoff are the client's).
+- ``none``: no vectors; search runs on BM25 and the graph.
+
+New episodes, facts, summaries and entities are written with an ``EmbedPending`` label; the
+worker embeds them in batches. They are searchable by BM25 at once, by vector once embedded.
+The vector indexes record the embedder they were built for; a different embedder is refused
+until ``graphmem reembed`` rebuilds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+from graphmem.core.config import Settings
+from graphmem.core.errors import ConfigError
+from graphmem.db.database import Database
+from graphmem.db.statements import split_statements, statement
+from graphmem.observability import metrics, tracing
+from graphmem.security import encryption
+
+log = logging.getLogger(__name__)
+GAUGE_EVERY_S = 5.0
+EMBED_MAX_CHARS = 8_000  # what of one text is embedded (about 2,000 tokens)
+
+
+class Embedder(Protocol):
+    name: str  # model identity, recorded with the vector indexes
+    dimension: int
+
+    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+class LocalEmbedder:
+    name = "wordllama/l2_supercat_256"
+    dimension = 256
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        vectors = await asyncio.to_thread(_wordllama().embed, texts, norm=True)
+        return [row.tolist() for row in vectors]  # numpy rows to Python floats
+
+
+@cache
+def _wordllama():  # type: ignore[no-untyped-def]
+    import wordllama
+    from wordllama import WordLlama
+
+    # The wheel ships weights and tokenizer; point the loader at them and forbid downloads.
+    return WordLlama.load(dim=256, cache_dir=Path(wordllama.__file__).parent,
+                          disable_download=True)
+
+
+class OpenAIEmbedder:
+    def __init__(self, settings: Settings) -> None:
+        from openai import AsyncOpenAI
+
+        key = settings.embedding_api_key
+        self.client = AsyncOpenAI(base_url=settings.embedding_base_url,
+                                  api_key=key.get_secret_value() if key else "unused",
+                                  timeout=settings.embedding_timeout_s, max_retries=4)
+        self.model = settings.embedding_model
+        self.name = f"openai/{settings.embedding_model}"
+        self.dimension = settings.embedding_dimension
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        response = await self.client.embeddings.create(model=self.model, input=texts,
+                                                       dimensions=self.dimension)
+        vectors = [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
+        if any(len(v) != self.dimension for v in vectors):
+            raise ConfigError(f"{self.name} returned vectors that are not {self.dimension}-"
+                              "dimensional: set GRAPHMEM_EMBEDDING_DIMENSION to match")
+        return vectors
+
+
+def make_embedder(settings: Settings) -> Embedder | None:
+    if settings.embedder == "local":
+        return LocalEmbedder()
+    if settings.embedder == "openai":
+        return OpenAIEmbedder(settings)
+    return None
+
+
+async def ensure_space(db: Database, embedder: Embedder) -> None:
+    """Create the vector indexes for this embedder, or refuse a different one."""
+    rows = await db.read("embeddings/space")
+    if rows and (rows[0]["model"], rows[0]["dimension"]) != (embedder.name, embedder.dimension):
+        raise ConfigError(
+            f"the vector indexes were built for {rows[0]['model']} ({rows[0]['dimension']} "
+            f"dimensions), not {embedder.name} ({embedder.dimension}): run `graphmem reembed`")
+    for text in split_statements(statement("embeddings/create_indexes")):
+        await db.run_schema(text, dimension=embedder.dimension)
+    if not rows:
+        await db.write("embeddings/record_space", model=embedder.name,
+                       dimension=embedder.dimension)
+
+
+async def reembed(db: Database, embedder: Embedder) -> None:
+    """Switch embedders: rebuild the vector indexes and queue everything for embedding."""
+    for text in split_statements(statement("embeddings/drop_indexes")):
+        await db.run_schema(text)
+    # Record the new space first: from now on a process still embedding with the old model
+    # is refused, so nothing queued below is cleared with a vector the indexes cannot use.
+    await db.write("embeddings/record_space", model=embedder.name, dimension=embedder.dimension)
+    await db.run_auto("embeddings/mark_all")
+    await ensure_space(db, embedder)
+
+
+async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
+    """Embed one batch of waiting nodes; how many were embedded (0: nothing waits)."""
+    rows = [{**row, "text": _text(row)}
+            for row in await db.read("embeddings/pending", limit=batch)]
+    if not rows:
+        return 0
+    texts = [row for row in rows if (row["text"] or "").strip()]
+    with tracing.span("embedding batch", {"graphmem.embedder": embedder.name,
+                                          "graphmem.nodes": len(rows)}):
+        with metrics.timed(metrics.EMBEDDER_SECONDS, embedder.name), tracing.span("embed"):
+            embedded = await embedder.embed([row["text"] for row in texts]) if texts else []
+        vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
+        stored = await db.write("embeddings/store", model=embedder.name, rows=[
+            {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
+            for row in rows])
+    if not stored[0]["current"]:
+        raise ConfigError(f"the vector indexes are no longer built for {embedder.name}: "
+                          "restart with the configured embedder")
+    return len(rows)
+
+
+def _text(row: dict[str, object]) -> str:
+    """What a waiting node is embedded from: an episode with the turn before it, decrypted
+    when its content is encrypted."""
+    ns = str(row["ns"])
+    body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
+    context = encryption.reveal(row["context"], ns) if isinstance(row["context"], str) else None
+    return embedded_text(body or "", context)
+
+
+def embedded_text(body: str, context: str | None = None) -> str:
+    """At most ``EMBED_MAX_CHARS``: the end of the context (a quarter at most), then the start
+    of the body. The local model's memory grows with the longest text of a batch (a
+    990,000-character document took 1.3 GB), and one vector cannot say more about a long
+    document than its opening does; BM25 still matches every word of it."""
+    if not context:
+        return body[:EMBED_MAX_CHARS]
+    before = context[-(EMBED_MAX_CHARS // 4):]
+    return f"{before}\n{body[:EMBED_MAX_CHARS - len(before) - 1]}"
+
+
+def usable(vector: list[float] | None) -> list[float] | None:
+    """A vector the index can use: finite and not all zeros (no words the model knows)."""
+    if vector is None or not all(math.isfinite(x) for x in vector) or not any(vector):
+        return None
+    return vector
+
+
+async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int:
+    total = 0
+    while done := await embed_pending(db, embedder, batch):
+        total += done
+    return total
+
+
+async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
+    """Forever: embed what waits, rest briefly when nothing does. Failures back off. The
+    queue gauge is counted every few seconds, not every batch (it competes with writes)."""
+    delay = 0.5
+    counted = 0.0
+    while True:
+        try:
+            if time.monotonic() - counted >= GAUGE_EVERY_S:
+                waiting = await db.read("embeddings/pending_count")
+                metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
+                counted = time.monotonic()
+            done = await embed_pending(db, embedder, batch)
+            delay = 0.5
+            if not done:
+                await asyncio.sleep(0.5)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # keep embedding after a transient failure
+            log.warning("embedding batch failed (%s %s); retrying in %.1fs",
+                        type(exc).__name__, getattr(exc, "code", ""), delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 30.0)

@@ -1,0 +1,252 @@
+"""The search pipeline: read the query, retrieve every kind at once, expand through the
+graph, fuse, load. Three statements (retrieve, expand, load), plus a read of the namespace's
+speakers (remembered for a few seconds), which runs while the query is embedded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.core.errors import InvalidInput
+from graphmem.core.namespaces import Namespace, lucene_key
+from graphmem.core.timeutil import require_aware, to_native
+from graphmem.db.database import Database, Row
+from graphmem.episodes.store import Episode
+from graphmem.facts.entities import Entity
+from graphmem.facts.model import Fact
+from graphmem.observability import metrics, tracing
+from graphmem.retrieval.embeddings import Embedder
+from graphmem.retrieval.search import query as analysis
+from graphmem.retrieval.search.fusion import Candidate, above_floor, by_best, fuse
+from graphmem.retrieval.search.model import Hit, Kind, Match, SearchQuery, SearchResult
+from graphmem.retrieval.time_expressions import TimeRange, find_time_range
+from graphmem.summaries.store import Summary
+
+MAX_LIMIT = 100
+MAX_QUERY = 1_000
+# Episodes are fused from a wide pool: the session prior needs each session's best turns,
+# and the time prior can lift a turn from far down the keyword list.
+EPISODE_POOL = 100
+EXPANDED_ENTITIES = 5
+EXPANSION_PER_ENTITY = 20
+VECTOR_OVERFETCH = 10  # how much further a crowded vector list looks (see _retrieve)
+# The vector indexes are approximate (HNSW) and k also sets how wide they search: a list of
+# 20 still looks at no fewer than 50 candidates.
+VECTOR_MIN_K = 50
+_FIELDS = {Kind.FACT: "text", Kind.SUMMARY: "text", Kind.ENTITY: "name"}
+MAX_SPEAKERS = 2_000  # speakers of one namespace told from names in a query
+SPEAKERS_TTL_S = 10.0
+SPEAKERS_CACHED = 4_096  # namespaces; the memory is forgotten whole when full
+_SPEAKERS: dict[tuple[int, str], tuple[float, dict[str, str]]] = {}
+
+Key = tuple[Kind, str]
+
+
+async def search(db: Database, ns: Namespace, query: SearchQuery,
+                 embedder: Embedder | None = None) -> SearchResult:
+    _check(query)
+    text, time_range = _time(query)
+    if not analysis.words(text):
+        return SearchResult([], time_range)
+    speakers, vector = await asyncio.gather(
+        _speakers(db, ns, text, query), _embed(text, query, embedder))
+    found = analysis.terms(text, speakers)
+    candidates: dict[Key, Candidate] = {}
+    filters = _filters(query, datetime.now(UTC))
+    for retriever, kind, rows in await _retrieve(db, ns, query, found, vector, filters):
+        _vote(candidates, retriever, kind, rows, query.min_similarity)
+    links: list[tuple[Key, Key]] = []
+    if "graph" in query.retrievers:
+        links = await _expand(db, ns, query, candidates, filters)
+    ranked = fuse(candidates, links, query.weights, time_range)[:query.limit]
+    hits = [Hit(c.kind, c.id, c.score, c.matches) for c in ranked]
+    for hit in hits:
+        for match in hit.matches:
+            metrics.RETRIEVAL_HITS.labels(f"search:{match.retriever}").inc()
+    await _load(db, ns, hits)
+    return SearchResult([h for h in hits if _loaded(h)], time_range, found.actors,
+                        _priors(query, found, time_range))
+
+
+def _check(query: SearchQuery) -> None:
+    if not query.text.strip() or len(query.text) > MAX_QUERY:
+        raise InvalidInput(f"query must be 1-{MAX_QUERY} characters", field="query")
+    if not 1 <= query.limit <= MAX_LIMIT:
+        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}", field="limit")
+    for name, moment in (("from", query.start), ("to", query.end), ("validAt", query.valid_at),
+                         ("referenceTime", query.reference_time)):
+        if moment is not None:
+            require_aware(moment, name)
+
+
+def _time(query: SearchQuery) -> tuple[str, TimeRange | None]:
+    """The query without its time expression, and that expression as a range (a soft prior;
+    only ``from``/``to`` filter). None when the caller gave a range."""
+    if query.start is not None or query.end is not None:
+        return query.text, None
+    found = find_time_range(query.text, query.reference_time or datetime.now(UTC))
+    if found is None:
+        return query.text, None
+    return query.text.replace(found.expression, " "), found
+
+
+async def _speakers(db: Database, ns: Namespace, text: str,
+                    query: SearchQuery) -> dict[str, str]:
+    """The namespace's speakers whose names occur in the query (key -> name)."""
+    if "bm25" not in query.retrievers:
+        return {}
+    grams = set(analysis.name_candidates(text))
+    return {key: name for key, name in (await _namespace_speakers(db, ns)).items()
+            if key in grams}
+
+
+async def _namespace_speakers(db: Database, ns: Namespace) -> dict[str, str]:
+    """Who speaks in the namespace, remembered for ``SPEAKERS_TTL_S``: an agent searches the
+    same namespace every turn, and speakers change far more slowly (a new one is told
+    from names a few seconds late; only ranking depends on it)."""
+    key, now = (id(db), ns), time.monotonic()
+    seen = _SPEAKERS.get(key)
+    if seen is not None and now - seen[0] < SPEAKERS_TTL_S:
+        return seen[1]
+    rows = await db.read("search/actors", ns=ns, limit=MAX_SPEAKERS)
+    if len(_SPEAKERS) >= SPEAKERS_CACHED:
+        _SPEAKERS.clear()
+    _SPEAKERS[key] = (now, {row["key"]: row["name"] for row in rows})
+    return _SPEAKERS[key][1]
+
+
+async def _embed(text: str, query: SearchQuery, embedder: Embedder | None) -> list[float] | None:
+    if embedder is None or "vector" not in query.retrievers:
+        return None
+    with tracing.span("embed query", {"graphmem.embedder": embedder.name}):
+        return (await embedder.embed([text]))[0]
+
+
+def _filters(query: SearchQuery, now: datetime) -> dict[str, Any]:
+    return {"session_id": query.session_id, "valid_at": to_native(query.valid_at or now),
+            "history": query.include_history, "start": to_native(query.start),
+            "end": to_native(query.end)}
+
+
+def _vote(candidates: dict[Key, Candidate], retriever: str, kind: Kind, rows: list[Row],
+          min_similarity: float) -> None:
+    scored = [(row["id"], row["score"]) for row in rows]
+    normalised = (by_best(scored) if retriever == "bm25"
+                  else above_floor(scored, (1 + min_similarity) / 2))  # Neo4j: 0..1
+    for rank, row in enumerate(rows, start=1):
+        candidate = _candidate(candidates, kind, row)
+        setattr(candidate, retriever, normalised[row["id"]])
+        candidate.matches.append(Match(retriever, rank))
+
+
+def _candidate(candidates: dict[Key, Candidate], kind: Kind, row: Row) -> Candidate:
+    candidate = candidates.setdefault((kind, row["id"]), Candidate(kind, row["id"]))
+    candidate.session_id = candidate.session_id or row.get("session_id")
+    candidate.at = candidate.at or row.get("at")
+    return candidate
+
+
+async def _retrieve(db: Database, ns: Namespace, query: SearchQuery, found: analysis.Terms,
+                    vector: list[float] | None,
+                    filters: dict[str, Any]) -> list[tuple[str, Kind, list[Row]]]:
+    """(retriever, kind, rows best first) for BM25 then vector, kind by kind: one statement.
+
+    The vector indexes span namespaces: a list left short by other namespaces' (or filtered)
+    nodes is fetched again, ``VECTOR_OVERFETCH`` times further out."""
+    key = lucene_key(ns)
+    lucene = {}
+    if "bm25" in query.retrievers:
+        lucene = {kind.value: (analysis.episode_lucene(key, found, query.weights)
+                               if kind is Kind.EPISODE else
+                               analysis.lucene(key, _FIELDS[kind], found))
+                  for kind in query.kinds}
+    if not lucene and vector is None:
+        return []
+    limit = query.limit * 2
+    pool = max(limit, EPISODE_POOL)
+    filtered = query.session_id is not None or query.start is not None or query.end is not None
+    params = {"limit": limit, "pool": pool, "lucene_limit": pool * (4 if filtered else 1),
+              "min_score": (1 + query.min_similarity) / 2, **filters}  # Neo4j: 0..1
+    kinds = [kind.value for kind in query.kinds]
+    k = max(limit, VECTOR_MIN_K)
+    row = (await db.read("search/retrieve", ns=ns, lucene=lucene, vector=vector, kinds=kinds,
+                         k=k, **params))[0]
+    crowded = [kind for kind in kinds
+               if len(row[f"{kind}_vector"]["hits"]) < limit and row[f"{kind}_vector"]["filtered"]]
+    if crowded:
+        further = (await db.read("search/retrieve", ns=ns, lucene={}, vector=vector,
+                                 kinds=crowded, k=k * VECTOR_OVERFETCH, **params))[0]
+        row.update((f"{kind}_vector", further[f"{kind}_vector"]) for kind in crowded)
+    return [*(("bm25", kind, row[f"{kind.value}_bm25"]) for kind in query.kinds),
+            *(("vector", kind, row[f"{kind.value}_vector"]["hits"]) for kind in query.kinds)]
+
+
+async def _expand(db: Database, ns: Namespace, query: SearchQuery,
+                  candidates: dict[Key, Candidate],
+                  filters: dict[str, Any]) -> list[tuple[Key, Key]]:
+    """A fact hit brings its evidence episodes; an entity hit its newest facts; a summary hit
+    raises the candidate turns it covers; on request, an episode hit the turns just before
+    and after it in its session. One statement; returns (source, brought) links."""
+    best = {key: min(m.rank for m in c.matches) for key, c in candidates.items()}
+    of = {kind: sorted(i for (k, i) in best if k is kind) for kind in Kind}
+    # Only the best-ranked entity hits expand: a long tail of weak entity matches would cost
+    # a graph read each and add only noise.
+    entities = sorted(of[Kind.ENTITY], key=lambda i: best[(Kind.ENTITY, i)])[:EXPANDED_ENTITIES]
+    episodes_searched = Kind.EPISODE in query.kinds
+    expand_from = {"fact_ids": of[Kind.FACT] if episodes_searched else [],
+                   "entity_ids": sorted(entities) if Kind.FACT in query.kinds else [],
+                   "summary_ids": of[Kind.SUMMARY] if episodes_searched else [],
+                   "candidate_ids": of[Kind.EPISODE],
+                   "episode_ids": of[Kind.EPISODE] if query.neighbours else []}
+    if not any(expand_from[k] for k in ("fact_ids", "entity_ids", "summary_ids", "episode_ids")):
+        return []
+    row = (await db.read("search/expand", ns=ns, **expand_from,
+                         per_entity=EXPANSION_PER_ENTITY, valid_at=filters["valid_at"],
+                         history=filters["history"]))[0]
+    links: list[tuple[Key, Key]] = []
+    for source, target, brought in ((Kind.EPISODE, Kind.EPISODE, row["from_episodes"]),
+                                    (Kind.FACT, Kind.EPISODE, row["from_facts"]),
+                                    (Kind.SUMMARY, Kind.EPISODE, row["from_summaries"]),
+                                    (Kind.ENTITY, Kind.FACT, row["from_entities"])):
+        for pair in brought:
+            via = (source, pair["via"])
+            _candidate(candidates, target, pair).matches.append(
+                Match("graph", best[via], pair["via"]))
+            links.append((via, (target, pair["id"])))
+    return links
+
+
+def _priors(query: SearchQuery, found: analysis.Terms,
+            time_range: TimeRange | None) -> tuple[str, ...]:
+    """What besides the words shaped the ranking, in words a person reads in a plan."""
+    priors = [f"speaker: turns spoken by {name} rank higher" for name in found.actors]
+    if time_range is not None and query.weights.time:
+        priors.append(f"time: turns near {time_range.expression.strip()!r} rank higher")
+    if Kind.EPISODE in query.kinds and query.weights.session:
+        priors.append("session: turns of the best-matching sessions rank higher")
+    return tuple(priors)
+
+
+async def _load(db: Database, ns: Namespace, ranked: list[Hit]) -> None:
+    """Attach each ranked hit's item, every kind in one statement."""
+    if not ranked:
+        return
+    ids = {kind: [hit.id for hit in ranked if hit.kind is kind] for kind in Kind}
+    row = (await db.read("search/load", ns=ns, episode_ids=ids[Kind.EPISODE],
+                         fact_ids=ids[Kind.FACT], summary_ids=ids[Kind.SUMMARY],
+                         entity_ids=ids[Kind.ENTITY]))[0]
+    found: dict[Kind, dict[str, Any]] = {
+        Kind.EPISODE: {r["id"]: Episode.from_row(r) for r in row["episodes"]},
+        Kind.FACT: {r["id"]: Fact.from_row(r) for r in row["facts"]},
+        Kind.SUMMARY: {r["id"]: Summary.from_row(r) for r in row["summaries"]},
+        Kind.ENTITY: {r["entity"]["id"]: Entity.from_row(r["entity"], r["aliases"])
+                      for r in row["entities"]}}
+    for hit in ranked:
+        setattr(hit, hit.kind.value, found[hit.kind].get(hit.id))
+
+
+def _loaded(hit: Hit) -> bool:
+    return any(x is not None for x in (hit.episode, hit.fact, hit.summary, hit.entity))

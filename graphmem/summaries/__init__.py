@@ -1,0 +1,1 @@
+"""Summaries: compressed context per session and hierarchically."""

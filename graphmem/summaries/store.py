@@ -1,0 +1,119 @@
+"""Summaries: compressed context per session and hierarchically (summaries of summaries),
+each linked to exactly what it covers and cites, and marked stale when that changes."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from graphmem.core.errors import InvalidInput, NotFound
+from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, to_native
+from graphmem.db.database import Database, Row, Tx, group_rows
+
+MAX_TEXT = 200_000
+
+
+@dataclass(frozen=True)
+class NewSummary:
+    text: str
+    scope: str = "session"
+    level: int = 1
+    session_id: str | None = None
+    covers: list[str] = field(default_factory=list)  # episode or summary ids
+    cites: list[str] = field(default_factory=list)  # fact ids
+    producer: str | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    id: str
+    namespace: str
+    session_id: str | None
+    scope: str
+    level: int
+    text: str
+    covers_from: datetime | None
+    covers_to: datetime | None
+    created_at: datetime
+    stale: bool
+    producer: str | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Summary:
+        return cls(id=row["id"], namespace=row["ns"], session_id=row.get("session_id"),
+                   scope=row["scope"], level=row["level"], text=row["text"],
+                   covers_from=maybe_datetime(row.get("covers_from")),
+                   covers_to=maybe_datetime(row.get("covers_to")),
+                   created_at=parse_stored_datetime(row["created_at"]),
+                   stale=bool(row.get("stale")), producer=row.get("producer"))
+
+
+def _validate(new: NewSummary) -> None:
+    if not new.text.strip() or len(new.text) > MAX_TEXT:
+        raise InvalidInput(f"text must be 1-{MAX_TEXT} characters", field="text")
+    if not 1 <= new.level <= 10:
+        raise InvalidInput("level must be between 1 and 10", field="level")
+    if not new.covers:
+        raise InvalidInput("a summary must cover at least one episode or summary",
+                           field="covers")
+    if not 1 <= len(new.scope) <= 64:
+        raise InvalidInput("scope must be 1-64 characters", field="scope")
+
+
+async def write(db: Database, ns: Namespace, new: NewSummary) -> Summary:
+    _validate(new)
+    return await db.transaction(lambda tx: _write(tx, ns, new))
+
+
+async def write_in(tx: Tx, ns: Namespace, new: NewSummary) -> Summary:
+    """The same inside a running transaction (a pipeline writing its result)."""
+    _validate(new)
+    return await _write(tx, ns, new)
+
+
+async def _write(tx: Tx, ns: Namespace, new: NewSummary) -> Summary:
+    found = (await tx.run("summaries/coverage", ns=ns, ids=sorted(set(new.covers)),
+                          fact_ids=sorted(set(new.cites))))[0]
+    known = set(found["episodes"]) | set(found["summaries"])
+    missing = sorted(set(new.covers) - known) + sorted(set(new.cites) - set(found["facts"]))
+    if missing:
+        raise NotFound(f"not found in this namespace: {missing[:10]}", missing=missing[:10])
+    starts = [t for t in (found["first"], found["sfirst"]) if t is not None]
+    ends = [t for t in (found["last"], found["slast"]) if t is not None]
+    rows = await tx.run(
+        "summaries/write", ns=ns, id=f"sum_{uuid.uuid4().hex}", session_id=new.session_id,
+        scope=new.scope, level=new.level, text=new.text, producer=new.producer,
+        covers_from=min(starts) if starts else None, covers_to=max(ends) if ends else None,
+        now=to_native(datetime.now(UTC)), episode_ids=found["episodes"],
+        summary_ids=found["summaries"], fact_ids=found["facts"])
+    return Summary.from_row(rows[0]["summary"])
+
+
+async def latest(db: Database, ns: Namespace, session_id: str) -> Summary | None:
+    rows = await db.read("summaries/latest", ns=ns, session_id=session_id)
+    return Summary.from_row(rows[0]["summary"]) if rows else None
+
+
+async def mark_stale(tx: Tx, ns: Namespace, changed_ids: list[str], reason: str,
+                     withdrawn: str | None = None) -> int:
+    """Mark summaries covering or citing any of the changed facts or episodes stale (and
+    those built on them); with ``withdrawn``, replace their text by it too (erasure).
+
+    Called inside the transaction that changes them: erasure, supersession, retraction."""
+    rows = await tx.run("summaries/mark_stale", ns=ns, changed_ids=changed_ids, reason=reason,
+                        withdrawn=withdrawn, now=to_native(datetime.now(UTC)))
+    return int(rows[0]["marked"]) if rows else 0
+
+
+async def of_episodes(db: Database, ns: Namespace,
+                      episode_ids: list[str]) -> list[list[Summary]]:
+    rows = await db.read("summaries/of_episodes", ns=ns, episode_ids=episode_ids)
+    return group_rows(rows, episode_ids, "episode_id",
+                      lambda row: Summary.from_row(row["summary"]))
+
+
+async def has_session(db: Database, ns: Namespace, session_id: str) -> bool:
+    """Whether ``ns`` has a session of that id (one with at least one episode)."""
+    return bool(await db.read("summaries/session_frontier", ns=ns, session_id=session_id))

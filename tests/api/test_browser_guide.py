@@ -1,0 +1,86 @@
+"""The Neo4j Browser guide: every slide's query runs on a real memory graph and finds it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+
+from graphmem.api import browser_guide
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.episodes.store import EpisodeKind, NewEpisode, record
+from graphmem.facts import entity_merge, policies
+from graphmem.facts import store as facts
+from graphmem.summaries import store as summaries
+
+SLIDES = browser_guide.slides()
+EXPECTED = {  # what each slide must show of the memory built below
+    "01_namespaces": ["{ns}"],
+    "02_conversation": ["I'm Alice", "A. Smith here again"],
+    "03_entity": ["Acme", "jazz"],  # the merged entity's facts show under Alice
+    "04_why": ["Alice works at Acme", "I'm Alice, I work at Acme."],
+    "05_trace": ["I'm Alice", "'session_id': 's1'", "likes jazz."],
+    "06_history": ["likes jazz", "active"],
+    "07_summaries": ["Alice works at Acme and likes jazz.", "A. Smith here again"],
+    "08_merges": ["'from_name': 'A. Smith'"],
+    "09_conflicts": ["'status': 'open'", "'predicate': 'works_at'"],
+}
+
+
+@pytest.fixture
+async def memory(db: Database, ns: str) -> dict[str, str]:
+    """A small memory: a conversation, facts with evidence, a summary, a merge."""
+    space = Namespace(ns)
+    start = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
+    said = ["I'm Alice, I work at Acme.", "A. Smith here again: I like jazz."]
+    episodes = (await record(db, space, [
+        NewEpisode(content=text, kind=EpisodeKind.USER_MESSAGE, occurred_at=start
+                   + timedelta(minutes=i), external_id=f"m{i}", session_id="s1", actor="user")
+        for i, text in enumerate(said)])).episodes
+    asserted = await facts.assert_facts(db, space, [
+        facts.NewFact("Alice", "works_at", "Acme", evidence=["m0"]),
+        facts.NewFact("A. Smith", "likes", "jazz", evidence=["m1"])])
+    await summaries.write(db, space, summaries.NewSummary(
+        "Alice works at Acme and likes jazz.", session_id="s1",
+        covers=[e.id for e in episodes], cites=[a.fact_id for a in asserted]))
+    await entity_merge.merge_entities(db, space, into="Alice", merged="A. Smith")
+    await policies.set_policy(db, space, "works_at", policies.Cardinality.ONE,
+                              policies.Strategy.MANUAL, "test")
+    await facts.assert_facts(db, space, [facts.NewFact("Alice", "works_at", "Initech")])
+    return {"ns": ns, "session": "s1", "entity": "alice ", "fact": asserted[0].fact_id}
+
+
+@pytest.mark.parametrize("slide", SLIDES, ids=[s.name for s in SLIDES])
+async def test_every_slide_query_finds_the_memory(db: Database, memory: dict[str, str],
+                                                  slide: browser_guide.Slide) -> None:
+    records, _, _ = await db.driver.execute_query(slide.query, memory)  # type: ignore[arg-type]
+    found = str([record.data() for record in records])
+    for expected in EXPECTED[slide.name.removeprefix("browser/")]:
+        assert expected.format(**memory) in found, slide.name
+
+
+def test_every_slide_has_a_title_text_and_query() -> None:
+    assert {s.name.removeprefix("browser/") for s in SLIDES} == set(EXPECTED)
+    for slide in SLIDES:
+        assert slide.title and slide.text and "MATCH" in slide.query, slide.name
+
+
+async def test_guide_is_served_cross_origin_with_every_query(client: httpx.AsyncClient) -> None:
+    browser = "http://localhost:7474"
+    # Neo4j Browser asks first (a CORS preflight), as a browser does for a non-simple fetch.
+    preflight = await client.options("/browser/guide", headers={
+        "Origin": browser, "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-requested-with, content-type"})
+    assert preflight.status_code == 200, preflight.text
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "GET" in preflight.headers["access-control-allow-methods"]
+    assert {"x-requested-with", "content-type"} <= {
+        h.strip().lower() for h in preflight.headers["access-control-allow-headers"].split(",")}
+    response = await client.get("/browser/guide", headers={"Origin": browser})
+    assert response.status_code == 200
+    assert response.headers["access-control-allow-origin"] == "*"
+    assert response.text.count("code runnable") == len(SLIDES) + 4  # plus the :param lines
+    for slide in SLIDES:
+        assert slide.title in response.text

@@ -1,0 +1,45 @@
+"""Logs never contain memory content or query variables; every line has a request id."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import httpx
+import pytest
+
+from graphmem.observability.logs import JsonFormatter, quiet_libraries
+from tests.api.test_conflicts import RECORD, said
+from tests.api.test_facts import ASSERT, fact
+from tests.conftest import GraphQLClient
+
+SECRET = "Kilimanjaro-7f3a"
+
+
+async def test_a_run_logs_no_content(caplog: pytest.LogCaptureFixture,
+                                     client: httpx.AsyncClient, gql: GraphQLClient,
+                                     ns: str) -> None:
+    caplog.set_level(logging.INFO)  # INFO and up, libraries quieted: what `serve` runs
+    quiet_libraries()
+    await gql.ok(RECORD, ns=ns, eps=[said("m1", "2026-05-01T10:00:00Z", f"I live on {SECRET}")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_on", SECRET, evidence=["m1"])])
+    await gql("""query($ns: String!, $q: String!) { search(namespace: $ns, query: $q) {
+        hits { kind } } }""", ns=ns, q=SECRET)
+    await gql(ASSERT, ns=ns, facts=[fact(SECRET, f"{SECRET} drop", SECRET)])  # typed error
+    await gql(RECORD, ns=ns, eps=[said("m1", "2026-05-01T10:00:00Z", f"other {SECRET}")])
+    await client.get(f"/graphql?query={SECRET}", headers={"x-request-id": "trace-1"})
+    formatter = JsonFormatter()
+    lines = [formatter.format(record) for record in caplog.records]
+    assert lines, "expected some log lines"
+    assert not [line for line in lines if SECRET in line]
+    access = [json.loads(line) for line in lines if '"logger": "graphmem.access"' in line]
+    assert {"method", "path", "status", "ms", "request_id"} <= set(access[-1])
+    assert access[-1]["request_id"] == "trace-1" and access[-1]["path"] == "/graphql"
+
+
+async def test_request_ids_are_echoed_or_made(client: httpx.AsyncClient) -> None:
+    given = await client.get("/healthz", headers={"x-request-id": "abc-123"})
+    assert given.headers["x-request-id"] == "abc-123"
+    made = await client.get("/healthz", headers={"x-request-id": "not ok\nX-Evil: 1"})
+    assert made.headers["x-request-id"] != "not ok\nX-Evil: 1"
+    assert len(made.headers["x-request-id"]) == 32

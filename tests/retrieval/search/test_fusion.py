@@ -1,0 +1,73 @@
+"""Fusion: normalised scores, the graph, the session and time priors (pure)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem.core.config import SearchWeights
+from graphmem.retrieval.search.fusion import Candidate, above_floor, by_best, closeness, fuse
+from graphmem.retrieval.search.model import Kind
+from graphmem.retrieval.time_expressions import TimeRange
+
+DAY = datetime(2023, 6, 3, tzinfo=UTC)
+NO_PRIORS = SearchWeights(session=0.0, time=0.0)
+
+
+def episode(i: str, bm25: float = 0.0, vector: float = 0.0, session: str = "s1",
+            at: datetime = DAY) -> Candidate:
+    return Candidate(Kind.EPISODE, i, bm25=bm25, vector=vector, session_id=session, at=at)
+
+
+def test_scores_are_brought_to_one_scale() -> None:
+    assert by_best([("a", 12.0), ("b", 3.0)]) == {"a": 1.0, "b": 0.25}
+    scaled = above_floor([("a", 0.9), ("b", 0.75), ("c", 0.6)], 0.6)
+    assert scaled["a"] == 1.0 and abs(scaled["b"] - 0.5) < 1e-9 and scaled["c"] == 0.0
+
+
+def test_the_best_keyword_hit_beats_a_weak_vector_neighbour() -> None:
+    # Rank fusion let the 20th vector neighbour outrank the 1st BM25 hit; scores do not.
+    ranked = fuse({(Kind.EPISODE, "kw"): episode("kw", bm25=1.0),
+                   (Kind.EPISODE, "vec"): episode("vec", bm25=0.1, vector=0.05)},
+                  [], SearchWeights(vector=2.0, session=0.0, time=0.0), None)
+    assert [c.id for c in ranked] == ["kw", "vec"]
+
+
+def test_a_session_lifts_its_turns() -> None:
+    candidates = {(Kind.EPISODE, i): c for i, c in (
+        ("a1", episode("a1", bm25=0.5, session="a")), ("a2", episode("a2", bm25=0.5, session="a")),
+        ("b1", episode("b1", bm25=0.55, session="b")))}
+    ranked = fuse(candidates, [], SearchWeights(session=0.5, time=0.0), None)
+    assert ranked[0].session_id == "a" and ranked[-1].id == "b1"
+    assert fuse(candidates, [], NO_PRIORS, None)[0].id == "b1"
+
+
+def test_time_is_a_soft_prior() -> None:
+    june = TimeRange(DAY, DAY + timedelta(days=1), "on 3 June, 2023")
+    assert closeness(DAY + timedelta(hours=5), june) == 1.0
+    assert 0.3 < closeness(DAY + timedelta(days=2), june) < 1.0
+    assert closeness(DAY - timedelta(days=60), june) < 1e-6
+    assert closeness(None, june) == 0.0
+    far = episode("far", bm25=1.0, at=DAY - timedelta(days=400))
+    near = episode("near", bm25=0.8, session="s2")
+    ranked = fuse({(Kind.EPISODE, "far"): far, (Kind.EPISODE, "near"): near}, [],
+                  SearchWeights(session=0.0, time=0.5), june)
+    assert [c.id for c in ranked] == ["near", "far"]  # lifted, and nothing filtered out
+
+
+def test_a_fact_hit_raises_its_evidence() -> None:
+    candidates = {(Kind.FACT, "f"): Candidate(Kind.FACT, "f", bm25=1.0),
+                  (Kind.EPISODE, "e1"): episode("e1", bm25=0.3),
+                  (Kind.EPISODE, "e2"): episode("e2", bm25=0.4)}
+    ranked = fuse(candidates, [((Kind.FACT, "f"), (Kind.EPISODE, "e1"))], NO_PRIORS, None)
+    order = [c.id for c in ranked if c.kind is Kind.EPISODE]
+    assert order == ["e1", "e2"]
+
+
+def test_a_summary_ranks_below_the_turns_it_covers() -> None:
+    candidates = {(Kind.SUMMARY, "s"): Candidate(Kind.SUMMARY, "s", bm25=1.0),
+                  (Kind.EPISODE, "e"): episode("e", bm25=0.2),
+                  (Kind.EPISODE, "other"): episode("other", bm25=0.9, session="s2")}
+    ranked = fuse(candidates, [((Kind.SUMMARY, "s"), (Kind.EPISODE, "e"))],
+                  SearchWeights(summary=1.0, session=0.0, time=0.0), None)
+    order = [c.id for c in ranked]
+    assert order.index("e") < order.index("s")  # raised by it, then the summary for context

@@ -1,0 +1,135 @@
+"""Embedders and the vector space over the real Neo4j.
+
+The OpenAI-compatible embedder is exercised against a local HTTP server speaking the real
+`/v1/embeddings` wire format (we cannot reach a remote endpoint here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
+
+import pytest
+from pydantic import SecretStr
+
+from graphmem.core.config import Settings
+from graphmem.core.errors import ConfigError
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.facts import store as facts
+from graphmem.retrieval import embeddings
+from graphmem.retrieval.search import Kind, SearchQuery, search
+
+DIMENSION = 8
+
+
+class _Embeddings(BaseHTTPRequestHandler):
+    seen: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        _Embeddings.seen.append({"path": self.path, "auth": self.headers.get("Authorization"),
+                                 **body})
+        data = [{"object": "embedding", "index": i, "embedding": _vector(text)}
+                for i, text in enumerate(body["input"])]
+        payload = json.dumps({"object": "list", "data": data, "model": body["model"],
+                              "usage": {"prompt_tokens": 1, "total_tokens": 1}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def _vector(text: str) -> list[float]:
+    """Deterministic: texts sharing their first word point the same way."""
+    digest = hashlib.sha256(text.split()[0].casefold().encode()).digest()
+    return [b / 255 - 0.5 for b in digest[:DIMENSION]]
+
+
+@pytest.fixture
+def endpoint() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Embeddings)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+async def test_local_embedder_is_offline_and_normalised() -> None:
+    vectors = await embeddings.LocalEmbedder().embed(["I adopted a dog", "my puppy", "Kyoto"])
+    assert [len(v) for v in vectors] == [256] * 3
+    assert all(abs(sum(x * x for x in v) - 1) < 1e-3 for v in vectors)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+async def test_unusable_vectors_are_not_stored() -> None:
+    [empty] = await embeddings.LocalEmbedder().embed([""])  # no tokens: NaN after norm
+    assert embeddings.usable(empty) is None
+    assert embeddings.usable([0.0] * 4) is None
+    assert embeddings.usable([0.5, 0.5]) == [0.5, 0.5]
+
+
+async def test_new_memory_is_embedded_off_the_request_path(db: Database, ns: str) -> None:
+    space = Namespace(ns)
+    await facts.assert_facts(db, space, [facts.NewFact("Dana", "likes", "jazz")])
+    # The write only queues them (the service's own worker may already have taken them).
+    queued, _, _ = await db.driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE n:Fact OR n:Entity "
+        "RETURN count(CASE WHEN n:EmbedPending OR n.embedding IS NOT NULL THEN 1 END) AS n",
+        {"ns": ns})
+    assert queued[0]["n"] == 3  # the fact and its two entities
+    await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 64)
+    done, _, _ = await db.driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE n:Fact OR n:Entity "
+        "RETURN count(n.embedding) AS with_vector, count(n) AS n", {"ns": ns})
+    assert done[0]["with_vector"] == done[0]["n"] == 3
+
+
+async def test_switching_embedders_needs_a_reembed(db: Database, ns: str, endpoint: str,
+                                                   app: object) -> None:
+    settings = Settings.model_construct(
+        **{**Settings().model_dump(), "embedder": "openai", "embedding_base_url": endpoint,
+           "embedding_model": "test-model", "embedding_dimension": DIMENSION,
+           "embedding_api_key": SecretStr("sk-test")})
+    remote = embeddings.make_embedder(settings)
+    assert remote is not None
+    with pytest.raises(ConfigError, match="graphmem reembed"):
+        await embeddings.ensure_space(db, remote)
+    space = Namespace(ns)
+    await facts.assert_facts(db, space, [facts.NewFact("Dana", "likes", "jazz")])
+    try:
+        await embeddings.reembed(db, remote)
+        await asyncio.sleep(1.0)  # a worker still running the old embedder is refused
+        await embeddings.embed_all_pending(db, remote, 500)
+        found = await search(db, space, SearchQuery("Dana and friends", kinds=(Kind.ENTITY,)),
+                             remote)
+        assert [h.entity.name for h in found.hits if h.entity] == ["Dana"]
+        assert any(m.retriever == "vector" for m in found.hits[0].matches)
+        request = _Embeddings.seen[-1]
+        assert (request["path"], request["auth"], request["model"], request["dimensions"]) == (
+            "/v1/embeddings", "Bearer sk-test", "test-model", DIMENSION)
+    finally:
+        local = embeddings.LocalEmbedder()
+        await embeddings.reembed(db, local)
+        await embeddings.embed_all_pending(db, local, 1000)
+
+
+def test_what_is_embedded_is_bounded() -> None:
+    """A 990,000-character document took the local model to 1.3 GB (issue 16.3)."""
+    from graphmem.retrieval.embeddings import EMBED_MAX_CHARS, embedded_text
+
+    document = "opening words " + "x" * 990_000
+    assert embedded_text(document) == document[:EMBED_MAX_CHARS]
+    with_context = embedded_text(document, "question " * 10_000)
+    assert len(with_context) <= EMBED_MAX_CHARS
+    assert "question" in with_context[:50] and "opening words" in with_context
+    assert embedded_text("Porto, next month.", "Which city?") == "Which city?\nPorto, next month."

@@ -1,0 +1,38 @@
+"""Per-key token buckets: bursts up to the limit, refills over time, keys are independent."""
+
+from __future__ import annotations
+
+import httpx
+
+from graphmem.db.database import Database
+from graphmem.security.auth import create_key
+from graphmem.security.rate_limit import RateLimiter
+
+
+def test_bucket_bursts_then_waits_then_refills() -> None:
+    limiter = RateLimiter(per_minute=3)
+    assert [limiter.allow("k", now=0.0) for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limiter.allow("k", now=0.0) == 20.0  # one token every 20 s
+    assert limiter.allow("other", now=0.0) == 0.0
+    assert limiter.allow("k", now=20.0) == 0.0
+    assert RateLimiter(per_minute=0).allow("k") == 0.0  # disabled
+
+
+async def test_over_the_limit_is_429_before_graphql(client: httpx.AsyncClient, db: Database,
+                                                    app: object) -> None:
+    token = await create_key(db, "limited", grants=["limited/*"], admin=False)
+    routes = app.routes  # type: ignore[attr-defined]
+    endpoint = next(r.app for r in routes if getattr(r, "path", "") == "/graphql")
+    original = endpoint.limiter
+    endpoint.limiter = RateLimiter(per_minute=2)
+    try:
+        codes = [(await client.post("/graphql", json={"query": "{ __typename }"},
+                                    headers={"Authorization": f"Bearer {token}"})).status_code
+                 for _ in range(3)]
+        limited = await client.post("/graphql", json={"query": "{ __typename }"},
+                                    headers={"Authorization": f"Bearer {token}"})
+    finally:
+        endpoint.limiter = original
+    assert codes == [200, 200, 429]
+    assert limited.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
+    assert int(limited.headers["retry-after"]) >= 1

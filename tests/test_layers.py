@@ -1,0 +1,81 @@
+"""Imports only go down: each part of the package may import only the parts below it.
+
+    cli, app                 entry points: the service, the worker, the CLI
+    api                      GraphQL types and resolvers, a thin layer over the domain
+    pipelines                extraction and summarising jobs, run by workers
+    governance               erasure, retention, the audit trail, statistics
+    retrieval                search, recall, embeddings, time expressions, the fact cache
+    facts                    statements, provenance, conflicts and their resolution, entities
+    episodes                 the append-only log
+    summaries                compressed context
+    jobs                     the job queue and pipeline switches (storage-level)
+    security                 API keys, rate limits, encryption at rest
+    db                       Neo4j: connection, named statements, migrations
+    local_neo4j              the Neo4j graphmem runs itself
+    observability            metrics, traces, logs
+    core                     settings, errors, namespaces, identifiers, paging, time
+
+Read from the code's own import statements (a syntax walk, so imports inside functions count
+too); a test fails naming the import that climbs.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import graphmem
+
+LAYERS = ["cli", "app", "api", "pipelines", "governance", "retrieval", "facts", "episodes",
+          "summaries", "jobs", "security", "db", "local_neo4j", "observability", "core"]
+PACKAGE = Path(graphmem.__file__).resolve().parent
+
+
+def _part(module: str) -> str | None:
+    """The layer a dotted module belongs to (None: the package root itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "graphmem":
+                found += [(node.lineno, f"graphmem.{a.name}") for a in node.names]
+            elif node.module.startswith("graphmem."):
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("graphmem.")]
+    return found
+
+
+def test_every_part_of_the_package_has_a_layer() -> None:
+    parts = {p.stem for p in PACKAGE.iterdir()
+             if (p.is_dir() and (p / "__init__.py").exists()) or
+             (p.suffix == ".py" and p.stem != "__init__")}
+    assert parts == set(LAYERS), "give the new part of the package its place in LAYERS"
+
+
+def test_imports_only_go_down() -> None:
+    climbing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE)
+        source = relative.parts[0].removesuffix(".py")
+        if source == "__init__":
+            continue
+        for line, module in _imports(path):
+            target = _part(module)
+            if target is None or target == source:
+                continue
+            if LAYERS.index(target) <= LAYERS.index(source):
+                climbing.append(f"graphmem/{relative}:{line} imports {module} ({source} is "
+                                f"below {target})")
+    assert not climbing, "\n".join(climbing)
+
+
+def test_the_check_sees_a_climbing_import(tmp_path: Path) -> None:
+    written = tmp_path / "example.py"
+    written.write_text("from graphmem.api import schema\nfrom graphmem import db\n"
+                       "def f():\n    import graphmem.app\n")
+    assert [m for _, m in _imports(written)] == ["graphmem.api", "graphmem.db", "graphmem.app"]
