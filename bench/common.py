@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 
 from graphmem.app import create_app
-from graphmem.auth import create_key
-from graphmem.config import Settings
-from graphmem.db import Database
+from graphmem.core.config import Settings
+from graphmem.db.database import Database
 from graphmem.local_neo4j import LocalNeo4j
+from graphmem.security.auth import create_key
 
 GraphQL = Callable[..., Awaitable[dict[str, Any]]]
 

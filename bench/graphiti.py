@@ -37,10 +37,11 @@ os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
 from common import delete_namespaces, fresh_local_neo4j, serving  # noqa: E402  (bench/ is the script's directory)
 
-from graphmem import embeddings, logs  # noqa: E402
-from graphmem.config import get_settings  # noqa: E402
-from graphmem.db import connect  # noqa: E402
+from graphmem.core.config import get_settings  # noqa: E402
+from graphmem.db.database import connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+from graphmem.observability import logs  # noqa: E402
+from graphmem.retrieval import embeddings  # noqa: E402
 
 GRAPHITI = "graphiti-core==0.31.2"
 VENV = ROOT / ".graphmem" / "bench" / "graphiti-venv"

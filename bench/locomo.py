@@ -41,12 +41,12 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
 from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noqa: E402
 
-from graphmem import embeddings  # noqa: E402
-from graphmem.config import get_settings  # noqa: E402
-from graphmem.db import Database, connect  # noqa: E402
+from graphmem.core.config import get_settings  # noqa: E402
+from graphmem.core.namespaces import Namespace  # noqa: E402
+from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
-from graphmem.namespaces import Namespace  # noqa: E402
-from graphmem.search import Kind, SearchQuery, search  # noqa: E402
+from graphmem.retrieval import embeddings  # noqa: E402
+from graphmem.retrieval.search import Kind, SearchQuery, search  # noqa: E402
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 BATCH = 200

@@ -32,13 +32,16 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
 from common import delete_namespaces  # noqa: E402  (bench/ is the script's directory)
 
-from graphmem import episodes, logs, migrations  # noqa: E402
-from graphmem.config import Settings, get_settings  # noqa: E402
-from graphmem.db import Database, connect  # noqa: E402
-from graphmem.episodes import EpisodeKind, NewEpisode  # noqa: E402
+from graphmem.core.config import Settings, get_settings  # noqa: E402
+from graphmem.core.namespaces import Namespace  # noqa: E402
+from graphmem.db import migrations  # noqa: E402
+from graphmem.db.database import Database, connect  # noqa: E402
+from graphmem.episodes import store as episodes  # noqa: E402
+from graphmem.episodes.store import EpisodeKind, NewEpisode  # noqa: E402
+from graphmem.jobs import queue as jobs  # noqa: E402
+from graphmem.jobs import switches  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
-from graphmem.namespaces import Namespace  # noqa: E402
-from graphmem.pipelines import jobs, switches  # noqa: E402
+from graphmem.observability import logs  # noqa: E402
 from graphmem.pipelines.worker import Worker  # noqa: E402
 from tests.pipelines.chat_endpoint import Reply, chat_endpoint  # noqa: E402
 

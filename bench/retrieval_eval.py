@@ -36,14 +36,18 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
-from graphmem import embeddings, episodes, facts, migrations, provenance  # noqa: E402
-from graphmem.config import SearchWeights, get_settings  # noqa: E402
-from graphmem.db import Database, connect  # noqa: E402
-from graphmem.episodes import EpisodeKind, NewEpisode  # noqa: E402
+from graphmem.core.config import SearchWeights, get_settings  # noqa: E402
+from graphmem.core.namespaces import Namespace  # noqa: E402
+from graphmem.db import migrations  # noqa: E402
+from graphmem.db.database import Database, connect  # noqa: E402
+from graphmem.episodes import store as episodes  # noqa: E402
+from graphmem.episodes.store import EpisodeKind, NewEpisode  # noqa: E402
+from graphmem.facts import provenance  # noqa: E402
+from graphmem.facts import store as facts  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
-from graphmem.namespaces import Namespace  # noqa: E402
-from graphmem.recall import recall  # noqa: E402
-from graphmem.search import Kind, SearchQuery, search  # noqa: E402
+from graphmem.retrieval import embeddings  # noqa: E402
+from graphmem.retrieval.recall import recall  # noqa: E402
+from graphmem.retrieval.search import Kind, SearchQuery, search  # noqa: E402
 
 # (statement, question sharing its words, question sharing none of its content words)
 ATTRIBUTES = [

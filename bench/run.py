@@ -39,11 +39,12 @@ os.environ.setdefault("GRAPHMEM_WORKERS", "0")  # no pipeline worker polling bes
 
 from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noqa: E402  (bench/ is the script's directory)
 
-from graphmem import embeddings, metrics  # noqa: E402
-from graphmem.config import get_settings  # noqa: E402
-from graphmem.db import Database, connect  # noqa: E402
+from graphmem.core.config import get_settings  # noqa: E402
+from graphmem.core.namespaces import lucene_key  # noqa: E402
+from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
-from graphmem.namespaces import lucene_key  # noqa: E402
+from graphmem.observability import metrics  # noqa: E402
+from graphmem.retrieval import embeddings  # noqa: E402
 
 RAW_INGEST = """
 UNWIND $rows AS row
