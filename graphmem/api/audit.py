@@ -64,7 +64,7 @@ class AuditTrail(SchemaExtension):
 
 
 def _namespace(field: FieldNode, variables: dict[str, object]) -> str | None:
-    for argument in field.arguments:
+    for argument in field.arguments or ():
         if argument.name.value == "namespace":
             value = argument.value
             raw = variables.get(value.name.value) if isinstance(value, VariableNode) \

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import strawberry
 
@@ -15,13 +15,17 @@ from graphmem.core.pagination import page_size
 from graphmem.facts import conflicts as domain
 from graphmem.facts import policies
 
-ConflictStatus = strawberry.enum(domain.ConflictStatus, description=(
+# The domain enums are the GraphQL enums: strawberry.enum registers each class in place.
+ConflictStatus: TypeAlias = domain.ConflictStatus
+strawberry.enum(ConflictStatus, description=(
     "open: awaiting a decision (its candidates are disputed); resolved: settled by "
     "resolveConflict or because all but one candidate ended."))
-Cardinality = strawberry.enum(policies.Cardinality, description=(
+Cardinality: TypeAlias = policies.Cardinality
+strawberry.enum(Cardinality, description=(
     "one: one value at a time (a new value overlapping a believed one is resolved by the "
     "strategy); many: values accumulate."))
-Strategy = strawberry.enum(policies.Strategy, description=(
+Strategy: TypeAlias = policies.Strategy
+strawberry.enum(Strategy, description=(
     "recency: the value that became true later in world time wins (at the same start, the "
     "newer statement); confidence: the more confident wins, a tie is a dispute; "
     "source_priority: user_correction > user_statement > agent_assertion > extraction > "
@@ -68,7 +72,7 @@ class PredicatePolicy:
 
 async def list_conflicts(
     info: Info, namespace: NamespaceArg,
-    status: Annotated[ConflictStatus | None, strawberry.argument(  # type: ignore[valid-type]
+    status: Annotated[ConflictStatus | None, strawberry.argument(
         description="Only this status (default: all).")] = None,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Conflict]:
@@ -100,9 +104,9 @@ async def predicate_policies(info: Info, namespace: NamespaceArg) -> list[Predic
 async def set_predicate_policy(
     info: Info, namespace: NamespaceArg,
     predicate: Annotated[str, strawberry.argument(description="e.g. works_at.")],
-    cardinality: Annotated[Cardinality, strawberry.argument(  # type: ignore[valid-type]
+    cardinality: Annotated[Cardinality, strawberry.argument(
         description="one or many values at a time.")],
-    strategy: Annotated[Strategy, strawberry.argument(  # type: ignore[valid-type]
+    strategy: Annotated[Strategy, strawberry.argument(
         description="Who wins an overlap (for one-value predicates).")
     ] = policies.Strategy.RECENCY,
 ) -> PredicatePolicy:

@@ -39,7 +39,7 @@ class Context:
         """One DataLoader per (name, namespace) per request: nested lists cost one query."""
         key = (name, ns)
         if key not in self.loaders:
-            self.loaders[key] = DataLoader(load_fn=load)  # type: ignore[arg-type]
+            self.loaders[key] = DataLoader(load_fn=load)
         return self.loaders[key]
 
 

@@ -10,6 +10,7 @@ import strawberry
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.facts import Fact
+from graphmem.api.fields import resolver
 from graphmem.core.namespaces import Namespace
 from graphmem.facts import entities as domain
 from graphmem.facts import entity_merge, provenance
@@ -37,13 +38,12 @@ class Entity:
         outgoing, incoming = await loader.load(str(self.id))
         return [Fact.of(f) for f in outgoing], [Fact.of(f) for f in incoming]
 
-    @strawberry.field(description="Current facts with this entity as subject (the newest "
-                                  "200; `facts(where: {subject})` pages through all).")
+    @resolver("Current facts with this entity as subject (the newest 200; "
+              "`facts(where: {subject})` pages through all).")
     async def facts_out(self, info: Info) -> list[Fact]:
         return (await self._facts(info))[0]
 
-    @strawberry.field(description="Current facts with this entity as object (the newest "
-                                  "200).")
+    @resolver("Current facts with this entity as object (the newest 200).")
     async def facts_in(self, info: Info) -> list[Fact]:
         return (await self._facts(info))[1]
 

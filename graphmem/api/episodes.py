@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import strawberry
 from strawberry.scalars import JSON
 
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
+from graphmem.api.fields import resolver
 from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.core.errors import InvalidInput
@@ -28,9 +29,11 @@ if TYPE_CHECKING:
 FactRef = Annotated["Fact", strawberry.lazy("graphmem.api.facts")]
 SummaryRef = Annotated["Summary", strawberry.lazy("graphmem.api.summaries")]
 
-EpisodeKind = strawberry.enum(domain.EpisodeKind, description="What an episode records.")
-Sensitivity = strawberry.enum(
-    domain.Sensitivity, description="How sensitive an episode is; retention can key on it.")
+# The domain enums are the GraphQL enums: strawberry.enum registers each class in place.
+EpisodeKind: TypeAlias = domain.EpisodeKind
+strawberry.enum(EpisodeKind, description="What an episode records.")
+Sensitivity: TypeAlias = domain.Sensitivity
+strawberry.enum(Sensitivity, description="How sensitive an episode is; retention can key on it.")
 
 
 @strawberry.type(description="One immutable entry of the episodic log: a message, tool call, "
@@ -59,10 +62,11 @@ class Episode:
         return cls(id=strawberry.ID(e.id), namespace=e.namespace, external_id=e.external_id,
                    session_id=e.session_id, seq=e.seq, kind=e.kind, actor=e.actor,
                    content=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
-                   importance=e.importance, sensitivity=e.sensitivity, metadata=e.metadata,
-                   content_hash=e.content_hash, redacted_at=e.redacted_at)
+                   importance=e.importance, sensitivity=e.sensitivity,
+                   metadata=JSON(e.metadata), content_hash=e.content_hash,
+                   redacted_at=e.redacted_at)
 
-    @strawberry.field(description="Facts taken from this episode (any status).")
+    @resolver("Facts taken from this episode (any status).")
     async def derived_facts(self, info: Info) -> list[FactRef]:
         from graphmem.api.facts import Fact
 
@@ -71,7 +75,7 @@ class Episode:
                             lambda ids: provenance.facts_of_episodes(ctx.db, ns, ids))
         return [Fact.of(f) for f in await loader.load(str(self.id))]
 
-    @strawberry.field(description="Summaries that cover this episode.")
+    @resolver("Summaries that cover this episode.")
     async def summaries(self, info: Info) -> list[SummaryRef]:
         from graphmem.api.summaries import Summary
 

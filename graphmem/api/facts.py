@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import strawberry
 
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
+from graphmem.api.fields import resolver
 from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.core.namespaces import Namespace
@@ -22,13 +23,17 @@ if TYPE_CHECKING:
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
 
-FactSource = strawberry.enum(facts_model.Source, description=(
+# The domain enums are the GraphQL enums: strawberry.enum registers each class in place.
+FactSource: TypeAlias = facts_model.Source
+strawberry.enum(FactSource, description=(
     "Who said it, highest priority first: user_correction > user_statement > "
     "agent_assertion > extraction > inference; import is for migrated data."))
-FactStatus = strawberry.enum(facts_model.FactStatus, description=(
+FactStatus: TypeAlias = facts_model.FactStatus
+strawberry.enum(FactStatus, description=(
     "active: believed now; disputed: contradicted, awaiting resolution; superseded: replaced "
     "by a newer fact; retracted: withdrawn."))
-AssertOutcome = strawberry.enum(facts_model.Outcome, description=(
+AssertOutcome: TypeAlias = facts_model.Outcome
+strawberry.enum(AssertOutcome, description=(
     "created: a new believed fact (it may have superseded others: see `fact.supersedes`); "
     "evidence_added: the same believed fact existed, so the new evidence was attached to it "
     "instead of writing a duplicate; disputed: stored, but its predicate's policy could not "
@@ -71,7 +76,7 @@ class Fact:
     reason: str | None = strawberry.field(description="Why belief in it ended.")
 
     @classmethod
-    def of(cls, f: domain.Fact) -> Fact:
+    def of(cls, f: facts_model.Fact) -> Fact:
         return cls(id=strawberry.ID(f.id), namespace=f.namespace, subject=f.subject,
                    predicate=f.predicate, relationship_type=f.predicate.upper(),
                    object=f.object, object_kind=f.object_kind, text=f.text,
@@ -87,27 +92,26 @@ class Fact:
         links: provenance.Links = await loader.load(str(self.id))
         return links
 
-    @strawberry.field(description="Facts this one replaced, with how and why (newest first).")
+    @resolver("Facts this one replaced, with how and why (newest first).")
     async def supersedes(self, info: Info) -> list[Supersession]:
         return [Supersession.of(link) for link in (await self._links(info)).supersedes]
 
-    @strawberry.field(description="Facts that replaced this one, with how and why.")
+    @resolver("Facts that replaced this one, with how and why.")
     async def superseded_by(self, info: Info) -> list[Supersession]:
         return [Supersession.of(link) for link in (await self._links(info)).superseded_by]
 
-    @strawberry.field(description="The earlier version this one narrows: what that fact "
-                                  "kept of its validity after losing the rest.")
+    @resolver("The earlier version this one narrows: what that fact kept of its "
+              "validity after losing the rest.")
     async def revises(self, info: Info) -> Fact | None:
         original = (await self._links(info)).revises
         return Fact.of(original) if original else None
 
-    @strawberry.field(description="Ids of the open conflicts holding this fact.")
+    @resolver("Ids of the open conflicts holding this fact.")
     async def open_conflicts(self, info: Info) -> list[strawberry.ID]:
         return [strawberry.ID(c) for c in (await self._links(info)).open_conflicts]
 
-    @strawberry.field(description="How its status was last decided: the supersession it lost "
-                                  "or won, its retraction, or its dispute; null when nothing "
-                                  "has contested it.")
+    @resolver("How its status was last decided: the supersession it lost or won, "
+              "its retraction, or its dispute; null when nothing has contested it.")
     async def resolution(self, info: Info) -> Resolution | None:
         links = await self._links(info)
         if self.status == facts_model.FactStatus.RETRACTED:
@@ -123,7 +127,7 @@ class Fact:
                               at=link.at, actor=link.actor)
         return None
 
-    @strawberry.field(description="The episodes this fact was taken from, oldest first.")
+    @resolver("The episodes this fact was taken from, oldest first.")
     async def evidence(self, info: Info) -> list[EpisodeRef]:
         from graphmem.api.episodes import Episode
 
@@ -209,7 +213,7 @@ class AssertedFact:
     def of(cls, ns: str, asserted: domain.Asserted) -> AssertedFact:
         return cls(namespace=ns, fact_id=asserted.fact_id, outcome=asserted.outcome)
 
-    @strawberry.field(description="The stored fact.")
+    @resolver("The stored fact.")
     async def fact(self, info: Info) -> Fact:
         ctx, ns = info.context, Namespace(self.namespace)
         loader = ctx.loader("facts", ns, lambda ids: domain.in_order(ctx.db, ns, ids))
@@ -234,8 +238,8 @@ class Provenance:
     supersedes: list[Fact] = strawberry.field(description="Older facts it replaced.")
     superseded_by: list[Fact] = strawberry.field(description="Newer facts that replaced it.")
 
-    @strawberry.field(description="The episodes it was taken from, with session, time, "
-                                  "actor and content.")
+    @resolver("The episodes it was taken from, with session, time, actor and "
+              "content.")
     async def evidence(self, info: Info) -> list[EpisodeRef]:
         return await self.fact.evidence(info)
 
@@ -320,7 +324,8 @@ async def correct_fact(
     return AssertedFact.of(ns, done)
 
 
-Verdict = strawberry.enum(verification.Verdict, description=(
+Verdict: TypeAlias = verification.Verdict
+strawberry.enum(Verdict, description=(
     "supported: an evidence episode mentions the fact's object; unsupported: evidence exists "
     "but none mentions it; no_evidence: asserted without evidence, or its evidence was erased."))
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import strawberry
 
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Context, Info
 from graphmem.api.facts import Fact
+from graphmem.api.fields import resolver
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
@@ -23,10 +24,13 @@ from graphmem.jobs import queue as domain
 from graphmem.jobs import switches
 from graphmem.summaries import store as summaries
 
-JobKind = strawberry.enum(domain.JobKind, description=(
+# The domain enums are the GraphQL enums: strawberry.enum registers each class in place.
+JobKind: TypeAlias = domain.JobKind
+strawberry.enum(JobKind, description=(
     "extract: facts from episodes; summarize_session: a level-1 summary of a session; "
     "summarize_namespace: a level-2 summary over session summaries."))
-JobState = strawberry.enum(domain.JobState, description=(
+JobState: TypeAlias = domain.JobState
+strawberry.enum(JobState, description=(
     "queued: waiting (maybe backing off until notBefore); running: a worker holds it; "
     "done; failed: attempts ran out or the error cannot pass (see error; retryJob)."))
 WaitArg = Annotated[bool, strawberry.argument(
@@ -73,7 +77,7 @@ class Job:
                    tokens_in=s.get("tokens_in"), tokens_out=s.get("tokens_out"),
                    cost_usd=s.get("cost_usd"))
 
-    @strawberry.field(description="The facts it wrote (any status now).")
+    @resolver("The facts it wrote (any status now).")
     async def produced_facts(self, info: Info) -> list[Fact]:
         ctx, ns = info.context, Namespace(self.namespace)
         loader = ctx.loader("job_facts", ns, lambda ids: provenance.produced_facts(ctx.db, ns, ids))

@@ -6,6 +6,7 @@ from typing import Generic, TypeVar
 
 import strawberry
 
+from graphmem.api.fields import resolver
 from graphmem.core.pagination import Page
 
 T = TypeVar("T")
@@ -28,7 +29,7 @@ class Connection(Generic[T]):
     edges: list[Edge[T]] = strawberry.field(description="The items of this page.")
     page_info: PageInfo = strawberry.field(description="Cursor of the last item; more pages?")
 
-    @strawberry.field(description="The items of this page without cursors.")
+    @resolver("The items of this page without cursors.")
     def nodes(self) -> list[T]:
         return [edge.node for edge in self.edges]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import strawberry
 
@@ -14,7 +14,9 @@ from graphmem.episodes.store import EpisodeKind as DomainKind
 from graphmem.episodes.store import Sensitivity as DomainSensitivity
 from graphmem.governance import retention as domain
 
-RetentionAction = strawberry.enum(domain.Action, description=(
+# The domain enum is the GraphQL enum: strawberry.enum registers the class in place.
+RetentionAction: TypeAlias = domain.Action
+strawberry.enum(RetentionAction, description=(
     "delete: erase the episodes (with the erasure cascade and a receipt); redact: replace "
     "their content, keeping structure and provenance."))
 

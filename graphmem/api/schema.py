@@ -8,6 +8,7 @@ from functools import partial
 
 import strawberry
 from graphql.error import GraphQLError
+from graphql.validation import ASTValidationRule
 from strawberry.extensions import (
     AddValidationRules,
     DisableIntrospection,
@@ -34,6 +35,7 @@ from graphmem.api import summaries as summary_api
 from graphmem.api import traversal as traversal_api
 from graphmem.api.cost import QueryCostLimit
 from graphmem.api.errors import TypedErrors, code_of
+from graphmem.api.pagination import Connection
 from graphmem.api.timing import OperationTiming
 from graphmem.core.config import Settings
 
@@ -43,12 +45,12 @@ DOCUMENT_CACHE = 512  # distinct query texts kept parsed and validated (bounded:
 
 @strawberry.type(description="Read memory. Every field is scoped to one namespace.")
 class Query:
-    episodes: episode_api.Connection[episode_api.Episode] = strawberry.field(
+    episodes: Connection[episode_api.Episode] = strawberry.field(
         resolver=episode_api.list_episodes,
         description="The episodic log in time order, filtered, with keyset pagination.")
     episode: episode_api.Episode | None = strawberry.field(
         resolver=episode_api.episode, description="One episode by id.")
-    facts: episode_api.Connection[fact_api.Fact] = strawberry.field(
+    facts: Connection[fact_api.Fact] = strawberry.field(
         resolver=fact_api.list_facts,
         description="Facts, currently valid and not retracted unless asked otherwise.")
     entity: entity_api.Entity | None = strawberry.field(
@@ -59,14 +61,14 @@ class Query:
     traverse: traversal_api.Traversal = strawberry.field(
         resolver=traversal_api.traverse,
         description="Walk fact edges breadth-first from an entity (at most 4 hops).")
-    timeline: episode_api.Connection[traversal_api.TimelineEntry] = strawberry.field(
+    timeline: Connection[traversal_api.TimelineEntry] = strawberry.field(
         resolver=traversal_api.timeline,
         description="The facts about an entity in world-time order: its story.")
     verify_fact: fact_api.Verification = strawberry.field(
         resolver=fact_api.verify_fact,
         description="Check a fact against its evidence episodes: do they still exist, and do "
                     "they mention what it says?")
-    conflicts: episode_api.Connection[conflict_api.Conflict] = strawberry.field(
+    conflicts: Connection[conflict_api.Conflict] = strawberry.field(
         resolver=conflict_api.list_conflicts,
         description="Disputes between facts, newest first, with their candidates.")
     predicate_policies: list[conflict_api.PredicatePolicy] = strawberry.field(
@@ -82,7 +84,7 @@ class Query:
         description="The layered read for an agent's turn: session summary, current facts "
                     "about the entities named, episodes when time or detail is asked; within "
                     "a token budget, with a plan saying which layers ran and why.")
-    audit_log: episode_api.Connection[audit_api.AuditEvent] = strawberry.field(
+    audit_log: Connection[audit_api.AuditEvent] = strawberry.field(
         resolver=audit_api.audit_log,
         description="Memory-changing operations in a namespace, newest first (admin keys).")
     memory_stats: stats_api.MemoryStats = strawberry.field(
@@ -91,7 +93,7 @@ class Query:
                     "pipeline jobs waiting or failed.")
     summary: summary_api.Summary | None = strawberry.field(
         resolver=summary_api.session_summary, description="The freshest summary of a session.")
-    jobs: episode_api.Connection[job_api.Job] = strawberry.field(
+    jobs: Connection[job_api.Job] = strawberry.field(
         resolver=job_api.list_jobs,
         description="Pipeline jobs (extraction, summaries), newest first.")
     job: job_api.Job | None = strawberry.field(resolver=job_api.job,
@@ -202,7 +204,8 @@ class _Schema(strawberry.Schema):
 def build_schema(settings: Settings) -> strawberry.Schema:
     # The limit rules are made once, so a document's validation (limits included) is cached:
     # agents send the same few documents every turn, and validating one costs milliseconds.
-    limits = [depth_rule(settings.max_query_depth, None), alias_rule(settings.max_aliases)]
+    limits: list[type[ASTValidationRule]] = [depth_rule(settings.max_query_depth, None),
+                                             alias_rule(settings.max_aliases)]
     # Factories, so every request gets fresh extension instances (the caches are shared).
     extensions: list[Callable[[], SchemaExtension]] = [
         partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
@@ -217,7 +220,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     ]
     if not settings.introspection:
         extensions.append(DisableIntrospection)
-    return _Schema(query=Query, mutation=Mutation, extensions=extensions)  # type: ignore[arg-type]
+    return _Schema(query=Query, mutation=Mutation, extensions=extensions)
 
 
 def sdl() -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import strawberry
 
@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 EpisodeRef = Annotated["Episode", strawberry.lazy("graphmem.api.episodes")]
 SummaryRef = Annotated["Summary", strawberry.lazy("graphmem.api.summaries")]
-SearchKind = strawberry.enum(domain.Kind, name="SearchKind", description="What a hit is.")
+# The domain enum is the GraphQL enum: strawberry.enum registers the class in place.
+SearchKind: TypeAlias = domain.Kind
+strawberry.enum(SearchKind, name="SearchKind", description="What a hit is.")
 
 
 @strawberry.type(description="One retriever's vote for a hit.")
@@ -78,7 +80,7 @@ async def search(
     query: Annotated[str, strawberry.argument(description="What to look for.")],
     limit: Annotated[int, strawberry.argument(description="At most this many hits (1..100).")
                      ] = 10,
-    kinds: Annotated[list[SearchKind] | None, strawberry.argument(  # type: ignore[valid-type]
+    kinds: Annotated[list[SearchKind] | None, strawberry.argument(
         description="Only these kinds (default: all).")] = None,
     session_id: Annotated[str | None, strawberry.argument(
         description="Episodes and summaries of this session only.")] = None,

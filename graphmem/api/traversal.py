@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import strawberry
 
@@ -15,7 +15,9 @@ from graphmem.core.pagination import page_size
 from graphmem.facts import timeline as timeline_domain
 from graphmem.facts import traversal as domain
 
-Direction = strawberry.enum(domain.Direction, description=(
+# The domain enum is the GraphQL enum: strawberry.enum registers the class in place.
+Direction: TypeAlias = domain.Direction
+strawberry.enum(Direction, description=(
     "Which edges to follow: out (entity as subject), in (entity as object), or both."))
 
 
@@ -65,7 +67,7 @@ async def traverse(
     depth: Annotated[int, strawberry.argument(description="Hops, 1..4.")] = 2,
     predicates: Annotated[list[str] | None, strawberry.argument(
         description="Only these predicates (default: all).")] = None,
-    direction: Annotated[Direction, strawberry.argument(  # type: ignore[valid-type]
+    direction: Annotated[Direction, strawberry.argument(
         description="Which edges to follow.")] = domain.Direction.BOTH,
     valid_at: Annotated[datetime | None, strawberry.argument(
         description="Edges true in the world at this instant (default: now).")] = None,
