@@ -193,7 +193,7 @@ def env_file() -> Path:
 def get_settings() -> Settings:
     """The process-wide settings; a bad value fails with the key's name, not a traceback."""
     try:
-        return Settings(_env_file=env_file())  # type: ignore[call-arg]
+        return Settings(_env_file=env_file())
     except ValidationError as exc:
         problems = "; ".join(
             f"GRAPHMEM_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"

@@ -96,8 +96,7 @@ def install_fast_utc(temporal: Any = None) -> bool:
         return unpack(seconds, nanoseconds, tz)
 
     for fast, own in ((dehydrate_datetime, pack), (hydrate_datetime, unpack)):
-        fast.graphmem_fast_utc = True  # type: ignore[attr-defined]
-        fast.__wrapped__ = own  # type: ignore[attr-defined]
+        vars(fast).update(graphmem_fast_utc=True, __wrapped__=own)
     temporal.dehydrate_datetime = dehydrate_datetime
     temporal.hydrate_datetime = hydrate_datetime
     return True

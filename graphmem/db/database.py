@@ -139,7 +139,7 @@ class Database:
     async def run_schema(self, text: str, **params: Any) -> None:
         """Schema statements (constraints, indexes) cannot share a transaction with data."""
         self.round_trips += 1
-        await self.driver.execute_query(text, bolt.masked(params),  # type: ignore[arg-type]
+        await self.driver.execute_query(text, bolt.masked(params),
                                         database_=self.name)
 
     async def run_auto(self, name: str, /, **params: Any) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import LiteralString, cast
+from typing import LiteralString
 
 
 @cache
@@ -25,13 +25,13 @@ def cypher_root() -> Path:
 @cache
 def statement(name: str) -> LiteralString:
     text = (cypher_root() / f"{name}.cypher").read_text("utf-8")
-    return cast(LiteralString, _strip_comments(text).strip().rstrip(";"))
+    return _strip_comments(text).strip().rstrip(";")
 
 
 def split_statements(text: str) -> list[LiteralString]:
     """Split a multi-statement file (migrations) on ``;`` at line ends."""
     parts = (part.strip().rstrip(";").strip() for part in _strip_comments(text).split(";\n"))
-    return [cast(LiteralString, part) for part in parts if part]
+    return [part for part in parts if part]
 
 
 def _strip_comments(text: str) -> str:

@@ -15,7 +15,7 @@ from enum import StrEnum
 from graphmem.core.identifiers import normalise_predicate, relationship_type
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime
-from graphmem.db.database import Database, Tx
+from graphmem.db.database import Database, Row, Tx
 
 
 class Cardinality(StrEnum):
@@ -79,8 +79,8 @@ async def list_policies(db: Database, ns: Namespace) -> list[Policy]:
     return [merged[p] for p in sorted(merged)]
 
 
-def _from_row(row: dict[str, object]) -> Policy:
+def _from_row(row: Row) -> Policy:
     return Policy(predicate=str(row["predicate"]), cardinality=Cardinality(row["cardinality"]),
                   strategy=Strategy(row["strategy"]), is_default=False,
                   updated_at=maybe_datetime(row.get("updated_at")),
-                  updated_by=row.get("updated_by"))  # type: ignore[arg-type]
+                  updated_by=row.get("updated_by"))

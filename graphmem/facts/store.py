@@ -40,21 +40,22 @@ class Literal:
 
     def typed(self) -> tuple[str, Any, str]:
         """(datatype, value, canonical key) — or InvalidInput unless exactly one is set."""
-        given = [(k, v) for k, v in (("string", self.string), ("number", self.number),
-                                      ("boolean", self.boolean), ("date", self.date))
-                 if v is not None]
-        if len(given) != 1:
-            raise InvalidInput("value must set exactly one of string, number, boolean, date",
-                               field="value")
-        datatype, value = given[0]
-        if datatype == "number" and not math.isfinite(float(value)):
-            raise InvalidInput("value.number must be finite", field="value")
-        if datatype == "string" and not 1 <= len(str(value)) <= 10_000:
-            raise InvalidInput("value.string must be 1-10000 characters", field="value")
-        key = {"string": lambda v: v, "number": lambda v: repr(float(v)),
-               "boolean": lambda v: "true" if v else "false",
-               "date": lambda v: v.isoformat()}[datatype](value)
-        return datatype, (float(value) if datatype == "number" else value), key
+        if sum(v is not None for v in (self.string, self.number, self.boolean, self.date)) == 1:
+            if self.string is not None:
+                if not 1 <= len(self.string) <= 10_000:
+                    raise InvalidInput("value.string must be 1-10000 characters", field="value")
+                return "string", self.string, self.string
+            if self.number is not None:
+                number = float(self.number)
+                if not math.isfinite(number):
+                    raise InvalidInput("value.number must be finite", field="value")
+                return "number", number, repr(number)
+            if self.boolean is not None:
+                return "boolean", self.boolean, "true" if self.boolean else "false"
+            if self.date is not None:
+                return "date", self.date, self.date.isoformat()
+        raise InvalidInput("value must set exactly one of string, number, boolean, date",
+                           field="value")
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from graphmem.db.database import Database
 _PREFIX = "gm_"
 
 
-class ApiKey(AsyncStructuredNode):  # type: ignore[misc]
+class ApiKey(AsyncStructuredNode):
     """A stored key: never the secret itself, only its hash."""
 
     key_id = StringProperty(unique_index=True, required=True)
