@@ -11,7 +11,8 @@ import time
 import httpx
 
 from graphmem.db.database import Database
-from tests.conftest import ROOT, delete_namespace
+from tests.support import ROOT
+from tests.support.graph import delete_namespace
 
 
 def _free_port() -> int:

@@ -22,7 +22,8 @@ from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
 from graphmem.security.auth import create_key
-from tests.conftest import ROOT, GraphQLClient
+from tests.support import ROOT
+from tests.support.client import GraphQLClient
 
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) { recordEpisodes(namespace: $ns,
   episodes: $eps) { created duplicates } }"""

@@ -7,10 +7,9 @@ import httpx
 
 from graphmem.db.database import Database
 from graphmem.security.auth import create_key
-from tests.api.fields import MUTATIONS, document
-from tests.api.test_conflicts import RECORD, said
-from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, fact, said
+from tests.support.fields import MUTATIONS, document
 
 AUDIT = """query($ns: String!) { auditLog(namespace: $ns) {
   nodes { operation actor keyId outcome requestId at } } }"""

@@ -8,13 +8,9 @@ from typing import Any
 
 from graphmem.core.timeutil import maybe_datetime
 from graphmem.db.database import Database
-from tests.api.test_facts import ASSERT, PROVENANCE, edges_and_statements, fact
-from tests.conftest import GraphQLClient, graph_size
-
-RECORD = """
-mutation($ns: String!, $eps: [EpisodeInput!]!) {
-  recordEpisodes(namespace: $ns, episodes: $eps) { episodes { id } }
-}"""
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, POLICY, PROVENANCE, RECORD, fact, said
+from tests.support.graph import edges_and_statements, graph_size
 
 FACTS_AT = """
 query($ns: String!, $where: FactWhere, $validAt: DateTime, $asOf: DateTime,
@@ -24,11 +20,6 @@ query($ns: String!, $where: FactWhere, $validAt: DateTime, $asOf: DateTime,
     nodes { id object status validFrom validTo evidence { externalId } }
   }
 }"""
-
-
-def said(ext: str, when: str, content: str) -> dict[str, Any]:
-    return {"externalId": ext, "sessionId": "chat", "kind": "USER_MESSAGE", "actor": "user",
-            "content": content, "occurredAt": when}
 
 
 async def objects(gql: GraphQLClient, ns: str, **args: Any) -> list[str]:
@@ -83,12 +74,6 @@ async def test_job_change_scenario(gql: GraphQLClient, db: Database, ns: str) ->
     assert edges == statements and len(edges) == 3
 
 
-POLICY = """
-mutation($ns: String!, $p: String!, $c: Cardinality!, $s: Strategy!) {
-  setPredicatePolicy(namespace: $ns, predicate: $p, cardinality: $c, strategy: $s) {
-    predicate cardinality strategy isDefault
-  }
-}"""
 ASSERT_FULL = """
 mutation($ns: String!, $facts: [FactInput!]!) {
   assertFacts(namespace: $ns, facts: $facts) {

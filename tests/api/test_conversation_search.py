@@ -9,7 +9,8 @@ from graphmem.core.namespaces import lucene_key
 from graphmem.db import migration_steps
 from graphmem.db.database import Database
 from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
-from tests.conftest import GraphQLClient, delete_namespace
+from tests.support.client import GraphQLClient
+from tests.support.graph import delete_namespace
 
 RECORD = """
 mutation($ns: String!, $eps: [EpisodeInput!]!) {

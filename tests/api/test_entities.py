@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from graphmem.db.database import Database
-from tests.api.test_episodes import RECORD, ep
-from tests.api.test_facts import ASSERT, FACTS, PROVENANCE, edges_and_statements, fact
-from tests.conftest import GraphQLClient, graph_size
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, FACTS, PROVENANCE, RECORD, ep, fact
+from tests.support.graph import edges_and_statements, graph_size
 
 MERGE = """
 mutation($ns: String!, $from: String!, $into: String!) {

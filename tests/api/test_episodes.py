@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.db.database import Database
-from tests.conftest import GraphQLClient, graph_size
-
-RECORD = """
-mutation($ns: String!, $eps: [EpisodeInput!]!) {
-  recordEpisodes(namespace: $ns, episodes: $eps) {
-    created duplicates episodes { id externalId sessionId seq content occurredAt kind metadata }
-  }
-}"""
+from tests.support.client import GraphQLClient
+from tests.support.documents import RECORD, ep
+from tests.support.graph import graph_size
 
 LIST = """
 query($ns: String!, $where: EpisodeWhere, $first: Int!, $after: String) {
@@ -21,13 +14,6 @@ query($ns: String!, $where: EpisodeWhere, $first: Int!, $after: String) {
     pageInfo { hasNextPage endCursor }
   }
 }"""
-
-
-def ep(ext: str, minute: int, content: str | None = None, session: str | None = "s1",
-       **extra: Any) -> dict[str, Any]:
-    return {"externalId": ext, "sessionId": session, "kind": "USER_MESSAGE", "actor": "user",
-            "content": f"message {ext}" if content is None else content,
-            "occurredAt": f"2026-05-01T09:{minute:02d}:00+00:00", **extra}
 
 
 async def chain(db: Database, ns: str, session: str) -> list[str]:

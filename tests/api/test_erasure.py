@@ -9,28 +9,14 @@ from graphmem.db.database import Database
 from graphmem.facts import entities
 from graphmem.governance.erasure import digest, namespace_remaining, subject_remaining
 from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
-from tests.api.test_conflicts import POLICY, RECORD, said
-from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient, delete_namespace
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, fact, said
+from tests.support.graph import delete_namespace
+from tests.support.workloads import fill
 
 ERASE = """mutation($ns: String!, $confirm: String!) {
   eraseNamespace(namespace: $ns, confirm: $confirm) {
     id scope counts { kind count } remainingNodes remainingSearchable verified } }"""
-
-
-async def fill(gql: GraphQLClient, ns: str) -> None:
-    await gql.ok(POLICY, ns=ns, p="mood", c="ONE", s="MANUAL")
-    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
-                      extract } }""", ns=ns)  # so an extraction job waits, to be erased too
-    await gql.ok(RECORD, ns=ns, eps=[said("m1", "2026-05-01T10:00:00Z", "I live in Porto"),
-                                     said("m2", "2026-06-01T10:00:00Z", "Now Lisbon")])
-    await gql.ok(ASSERT, ns=ns, facts=[
-        fact("user", "lives_in", "Porto", evidence=["m1"]),
-        fact("user", "lives_in", "Lisbon", evidence=["m2"]),
-        fact("user", "age", value={"number": 40}), fact("user", "mood", "calm"),
-        fact("user", "mood", "busy")])
-    await gql.ok("""mutation($ns: String!) { addAlias(namespace: $ns, name: "user",
-        alias: "me") { id } }""", ns=ns)
 
 
 async def test_erase_namespace_leaves_nothing_and_a_receipt(gql: GraphQLClient, db: Database,

@@ -7,50 +7,9 @@ from typing import Any
 import pytest
 
 from graphmem.db.database import Database
-from tests.api.test_episodes import RECORD, ep
-from tests.conftest import GraphQLClient, graph_size
-
-ASSERT = """
-mutation($ns: String!, $facts: [FactInput!]!) {
-  assertFacts(namespace: $ns, facts: $facts) {
-    outcome fact { id subject predicate relationshipType object objectKind confidence status
-                   evidence { externalId } }
-  }
-}"""
-
-FACTS = """
-query($ns: String!, $where: FactWhere, $history: Boolean! = false) {
-  facts(namespace: $ns, where: $where, includeHistory: $history, first: 50) {
-    nodes { id subject predicate object confidence source evidence { externalId content } }
-  }
-}"""
-
-PROVENANCE = """
-query($ns: String!, $id: ID!) {
-  provenance(namespace: $ns, factId: $id) {
-    fact { id text assertedBy recordedAt }
-    evidence { externalId sessionId actor content occurredAt }
-    citedBy { id text }
-    supersedes { id } supersededBy { id }
-  }
-}"""
-
-
-def fact(subject: str, predicate: str, obj: str | None = None, **extra: Any) -> dict[str, Any]:
-    return {"subject": subject, "predicate": predicate, **({"object": obj} if obj else {}),
-            **extra}
-
-
-async def edges_and_statements(db: Database, ns: str) -> tuple[list[Any], list[Any]]:
-    edges, _, _ = await db.driver.execute_query(
-        """MATCH (s {ns: $ns})-[r]->(o) WHERE r.fact_id IS NOT NULL
-           RETURN r.fact_id AS id, type(r) AS type, s.id AS s, o.id AS o, r.status AS status
-           ORDER BY id""", {"ns": ns})
-    statements, _, _ = await db.driver.execute_query(
-        """MATCH (f:Fact {ns: $ns})-[:SUBJECT]->(s), (f)-[:OBJECT]->(o)
-           RETURN f.id AS id, toUpper(f.predicate) AS type, s.id AS s, o.id AS o,
-                  f.status AS status ORDER BY id""", {"ns": ns})
-    return [dict(r) for r in edges], [dict(r) for r in statements]
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, FACTS, PROVENANCE, RECORD, ep, fact
+from tests.support.graph import edges_and_statements, graph_size
 
 
 async def test_fact_is_an_edge_with_a_statement_node_and_evidence(

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from graphmem.db.database import Database
 from graphmem.security.auth import create_key
-from tests.conftest import GraphQLClient, delete_namespace, graph_size
+from tests.support.client import GraphQLClient
+from tests.support.graph import delete_namespace, graph_size
 
 CASES = 300
 # B's external id, session and entity keys, which A's hostile input guesses; B's answers

@@ -18,10 +18,10 @@ import httpx
 from graphmem.api.schema import Mutation, Query
 from graphmem.db.database import Database
 from graphmem.security.auth import create_key
-from tests.api.fields import ADMIN_ONLY, MUTATIONS, WALK, document
-from tests.api.test_episodes import RECORD, ep
-from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient, delete_namespace, graph_size, namespace_contents
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, ep, fact
+from tests.support.fields import ADMIN_ONLY, MUTATIONS, WALK, document
+from tests.support.graph import delete_namespace, graph_size, namespace_contents
 
 
 def test_every_mutation_field_is_walked() -> None:

@@ -4,9 +4,9 @@ for the mutations not covered elsewhere. Each refusal is typed and the graph is 
 from __future__ import annotations
 
 from graphmem.db.database import Database
-from tests.api.test_episodes import RECORD, ep
-from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient, graph_size
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, ep, fact
+from tests.support.graph import graph_size
 
 
 async def test_deep_queries_are_refused(gql: GraphQLClient, ns: str) -> None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import httpx
 
-from tests.api.test_conflicts import RECORD, said
-from tests.api.test_erasure import fill
-from tests.api.test_facts import ASSERT, FACTS, fact
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, FACTS, RECORD, fact, said
+from tests.support.workloads import fill
 
 
 async def test_metrics_name_operations_and_statements_never_content(

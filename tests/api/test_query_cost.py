@@ -12,9 +12,8 @@ from graphql import parse
 from graphmem.api.cost import estimate
 from graphmem.api.schema import build_schema
 from graphmem.core.config import Settings
-from tests.api.test_conflicts import said
-from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, fact, said
 
 RECORD = """
 mutation($ns: String!, $eps: [EpisodeInput!]!) {

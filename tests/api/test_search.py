@@ -12,9 +12,9 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.retrieval import recall, search
 from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
-from tests.api.test_conflicts import RECORD, said
-from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient, delete_namespace
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, fact, said
+from tests.support.graph import delete_namespace
 
 SEARCH = """
 query($ns: String!, $q: String!, $kinds: [SearchKind!], $session: String, $ref: DateTime,

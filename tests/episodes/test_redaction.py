@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from graphmem.db.database import Database
 from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
-from tests.api.test_episodes import RECORD, ep
-from tests.conftest import GraphQLClient, graph_size
+from tests.support.client import GraphQLClient
+from tests.support.documents import RECORD, ep
+from tests.support.graph import graph_size
 
 REDACT = """mutation($ns: String!, $id: ID!, $why: String!) {
   redactEpisode(namespace: $ns, id: $id, reason: $why) { id content redactedAt contentHash } }"""

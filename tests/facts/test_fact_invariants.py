@@ -29,8 +29,7 @@ from graphmem.facts import changes as fact_changes
 from graphmem.facts import conflicts, entity_merge, policies
 from graphmem.facts import store as facts
 from graphmem.facts.intervals import Interval
-from tests.api.test_facts import edges_and_statements
-from tests.conftest import delete_namespace, namespace_contents
+from tests.support.graph import delete_namespace, edges_and_statements, namespace_contents
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 subjects = st.sampled_from(["Alice", "alice", "Bob"])

@@ -8,7 +8,7 @@ from typing import Any
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.governance import retention
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
 
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $eps) { episodes { id externalId } } }"""

@@ -9,9 +9,8 @@ import httpx
 import pytest
 
 from graphmem.observability.logs import JsonFormatter, quiet_libraries
-from tests.api.test_conflicts import RECORD, said
-from tests.api.test_facts import ASSERT, fact
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, fact, said
 
 SECRET = "Kilimanjaro-7f3a"
 

@@ -20,9 +20,9 @@ from opentelemetry.trace import StatusCode
 from graphmem.core.config import Settings
 from graphmem.db.database import Database
 from graphmem.observability import tracing
-from tests.api.test_conflicts import RECORD, said
-from tests.pipelines.chat_endpoint import chat_endpoint, facts_reply
-from tests.pipelines.test_llm import _extract, _fact, _record, _settings
+from tests.support.chat_endpoint import chat_endpoint, facts_reply
+from tests.support.documents import RECORD, said
+from tests.support.llm import extract_with, llm_settings, record_turns, reply_fact
 
 SECRET = "Zanzibar treasure map"
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -110,9 +110,9 @@ async def test_work_outside_a_request_or_job_starts_no_trace(
 
 async def test_a_job_is_a_trace_with_its_llm_calls(
         db: Database, ns: str, spans: InMemorySpanExporter) -> None:
-    with chat_endpoint(facts_reply(_fact(1, "works_at", "Zanzibar Robotics"))) as llm:
-        ids = await _record(db, ns, "I started at Zanzibar Robotics.")
-        await _extract(db, ns, _settings(llm.url), ids)
+    with chat_endpoint(facts_reply(reply_fact(1, "works_at", "Zanzibar Robotics"))) as llm:
+        ids = await record_turns(db, ns, "I started at Zanzibar Robotics.")
+        await extract_with(db, ns, llm_settings(llm.url), ids)
     finished = spans.get_finished_spans()
     (job,) = named(finished, "job extract")
     assert job.parent is None and job.attributes and job.attributes["graphmem.job.attempt"] == 1

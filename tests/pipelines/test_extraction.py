@@ -9,7 +9,7 @@ from typing import Any
 from graphmem.core.config import Settings
 from graphmem.db.database import Database
 from graphmem.pipelines.worker import Worker
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
 
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $eps) { created duplicates } }"""

@@ -13,7 +13,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.jobs import queue as jobs
 from graphmem.jobs.queue import JobKind, JobState
-from tests.conftest import delete_namespace
+from tests.support.graph import delete_namespace
 
 
 def _settings(**overrides: object) -> Settings:

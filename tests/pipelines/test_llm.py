@@ -5,48 +5,17 @@ refusals, rate limits and timeouts, usage and cost, and summaries."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime
 
-from graphmem.core.config import Settings
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
-from graphmem.episodes import store as episodes
-from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import provenance
 from graphmem.facts import store as facts
 from graphmem.jobs import queue as jobs
 from graphmem.jobs.queue import JobKind, JobState
 from graphmem.pipelines.worker import Worker
-from tests.pipelines.chat_endpoint import Reply, chat_endpoint, facts_reply
-
-T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
-
-
-def _settings(url: str, **overrides: Any) -> Settings:
-    return Settings(**{**Settings().model_dump(), "llm_model": "test-model",  # type: ignore[arg-type]
-                       "llm_base_url": url, "llm_input_usd_per_million": 2.0,
-                       "llm_output_usd_per_million": 8.0, "llm_timeout_s": 2.0, **overrides})
-
-
-async def _record(db: Database, ns: str, *texts: str) -> list[str]:
-    result = await episodes.record(db, Namespace(ns), [
-        NewEpisode(content=text, kind=EpisodeKind.USER_MESSAGE, actor="Dana",
-                   occurred_at=T0 + timedelta(minutes=i), session_id="s1")
-        for i, text in enumerate(texts)])
-    return [e.id for e in result.episodes]
-
-
-async def _extract(db: Database, ns: str, settings: Settings, ids: list[str]) -> jobs.Job:
-    queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT, ids)
-    ran = await Worker(db, settings).run_one(queued.id)
-    assert ran is not None
-    return ran
-
-
-def _fact(episode: int, predicate: str, obj: str, **extra: Any) -> dict[str, Any]:
-    return {"episode": episode, "subject": "Dana", "predicate": predicate, "object": obj,
-            "object_is_entity": True, "confidence": 0.95, "quote": obj, **extra}
+from tests.support.chat_endpoint import Reply, chat_endpoint, facts_reply
+from tests.support.llm import extract_with, llm_settings, record_turns, reply_fact
 
 
 async def _current(db: Database, ns: str, predicate: str) -> list[str]:
@@ -56,11 +25,12 @@ async def _current(db: Database, ns: str, predicate: str) -> list[str]:
 
 
 async def test_structured_extraction_with_usage_and_cost(db: Database, ns: str) -> None:
-    with chat_endpoint(facts_reply(_fact(1, "works_at", "Acme Robotics"),
-                                   _fact(2, "lives_in", "Lisbon", valid_from="2026-04-01"),
-                                   _fact(9, "likes", "ghosts"))) as llm:
-        ids = await _record(db, ns, "I started at Acme Robotics.", "I moved to Lisbon in April.")
-        job = await _extract(db, ns, _settings(llm.url), ids)
+    with chat_endpoint(facts_reply(reply_fact(1, "works_at", "Acme Robotics"),
+                                   reply_fact(2, "lives_in", "Lisbon", valid_from="2026-04-01"),
+                                   reply_fact(9, "likes", "ghosts"))) as llm:
+        ids = await record_turns(db, ns, "I started at Acme Robotics.",
+                                 "I moved to Lisbon in April.")
+        job = await extract_with(db, ns, llm_settings(llm.url), ids)
     assert job.state is JobState.DONE, job.error
     assert job.stats["producer"] == "llm:test-model/extract-v1"
     assert job.stats["candidates"] == 2  # message 9 does not exist: dropped
@@ -79,13 +49,14 @@ async def test_structured_extraction_with_usage_and_cost(db: Database, ns: str) 
 
 async def test_current_facts_are_in_the_prompt_and_corrections_replace(db: Database,
                                                                        ns: str) -> None:
-    with chat_endpoint(facts_reply(_fact(1, "lives_in", "Lisbon"))) as llm:
-        ids = await _record(db, ns, "I live in Lisbon.")
-        first = await _extract(db, ns, _settings(llm.url), ids)
+    with chat_endpoint(facts_reply(reply_fact(1, "lives_in", "Lisbon"))) as llm:
+        ids = await record_turns(db, ns, "I live in Lisbon.")
+        first = await extract_with(db, ns, llm_settings(llm.url), ids)
     [lisbon] = await provenance.produced_facts(db, Namespace(ns), [first.id])
-    with chat_endpoint(facts_reply(_fact(1, "lives_in", "Porto", corrects=lisbon[0].id))) as llm:
-        await _extract(db, ns, _settings(llm.url),
-                       await _record(db, ns, "Actually it's Porto, not Lisbon."))
+    correction = reply_fact(1, "lives_in", "Porto", corrects=lisbon[0].id)
+    with chat_endpoint(facts_reply(correction)) as llm:
+        await extract_with(db, ns, llm_settings(llm.url),
+                       await record_turns(db, ns, "Actually it's Porto, not Lisbon."))
         assert f"[{lisbon[0].id}] Dana lives in Lisbon" in llm.seen[0]["messages"][1]["content"]
     assert await _current(db, ns, "lives_in") == ["Porto"]
     old = (await facts.by_ids(db, Namespace(ns), [lisbon[0].id]))[lisbon[0].id]
@@ -93,11 +64,11 @@ async def test_current_facts_are_in_the_prompt_and_corrections_replace(db: Datab
 
 
 async def test_endpoints_without_structured_output_fall_back(db: Database, ns: str) -> None:
-    fenced = "```json\n" + json.dumps({"facts": [_fact(1, "works_at", "Globex")]}) + "\n```"
+    fenced = "```json\n" + json.dumps({"facts": [reply_fact(1, "works_at", "Globex")]}) + "\n```"
     rejecting = frozenset({"json_schema", "json_object"})
     with chat_endpoint(Reply(content=fenced, rejects=rejecting)) as llm:
-        ids = await _record(db, ns, "I work at Globex now.")
-        job = await _extract(db, ns, _settings(llm.url), ids)
+        ids = await record_turns(db, ns, "I work at Globex now.")
+        job = await extract_with(db, ns, llm_settings(llm.url), ids)
         formats = [(r.get("response_format") or {}).get("type") for r in llm.seen]
     assert job.state is JobState.DONE, job.error
     assert formats == ["json_schema", "json_object", None]
@@ -116,8 +87,8 @@ async def test_bad_answers_are_retried_or_failed_with_a_clear_error(db: Database
     ]
     for reply, state, error in cases:
         with chat_endpoint(reply) as llm:
-            job = await _extract(db, ns, _settings(llm.url, llm_timeout_s=0.5),
-                                 await _record(db, ns, "I live in Lisbon."))
+            job = await extract_with(db, ns, llm_settings(llm.url, llm_timeout_s=0.5),
+                                 await record_turns(db, ns, "I live in Lisbon."))
         assert (job.state, job.attempts) == (state, 1), (error, job)
         assert job.error is not None and error in job.error
         assert "Lisbon" not in job.error  # errors never quote memory content
@@ -125,10 +96,10 @@ async def test_bad_answers_are_retried_or_failed_with_a_clear_error(db: Database
 
 
 async def test_a_failed_job_succeeds_when_retried(db: Database, ns: str) -> None:
-    ids = await _record(db, ns, "I work at Initech.")
-    with chat_endpoint(Reply(status=500), facts_reply(_fact(1, "works_at", "Initech"))) as llm:
-        settings = _settings(llm.url)
-        failed = await _extract(db, ns, settings, ids)
+    ids = await record_turns(db, ns, "I work at Initech.")
+    with chat_endpoint(Reply(status=500), facts_reply(reply_fact(1, "works_at", "Initech"))) as llm:
+        settings = llm_settings(llm.url)
+        failed = await extract_with(db, ns, settings, ids)
         assert failed.state is JobState.QUEUED
         await jobs.retry(db, Namespace(ns), failed.id)  # skip the backoff
         done = await Worker(db, settings).run_one(failed.id)
@@ -137,17 +108,17 @@ async def test_a_failed_job_succeeds_when_retried(db: Database, ns: str) -> None
 
 
 async def test_llm_session_summaries_fold_into_the_previous_one(db: Database, ns: str) -> None:
-    await _record(db, ns, "I moved to Lisbon.", "I work at Acme.")
+    await record_turns(db, ns, "I moved to Lisbon.", "I work at Acme.")
     with chat_endpoint(Reply(content="Dana lives in Lisbon and works at Acme.")) as llm:
-        settings = _settings(llm.url)
+        settings = llm_settings(llm.url)
         queued = await jobs.enqueue(db, Namespace(ns), JobKind.SUMMARIZE_SESSION, [], "s1")
         first = await Worker(db, settings).run_one(queued.id)
     assert first is not None and first.state is JobState.DONE, first and first.error
     assert first.stats["producer"] == "llm:test-model/summary-v1"
-    await _record(db, ns, "I got a cat named Miso.")
+    await record_turns(db, ns, "I got a cat named Miso.")
     with chat_endpoint(Reply(content="Dana lives in Lisbon, works at Acme, has a cat.")) as llm:
         queued = await jobs.enqueue(db, Namespace(ns), JobKind.SUMMARIZE_SESSION, [], "s1")
-        await Worker(db, _settings(llm.url)).run_one(queued.id)
+        await Worker(db, llm_settings(llm.url)).run_one(queued.id)
         prompt = llm.seen[0]["messages"][1]["content"]
     assert "Dana lives in Lisbon and works at Acme." in prompt  # the previous summary
     assert "Miso" in prompt and "I moved to Lisbon." not in prompt  # only what is new
@@ -155,22 +126,22 @@ async def test_llm_session_summaries_fold_into_the_previous_one(db: Database, ns
 
 async def test_a_correction_only_replaces_the_named_fact_of_that_predicate(db: Database,
                                                                           ns: str) -> None:
-    with chat_endpoint(facts_reply(_fact(1, "lives_in", "Paris"))) as llm:
-        ids = await _record(db, ns, "I live in Paris.")
-        first = await _extract(db, ns, _settings(llm.url), ids)
+    with chat_endpoint(facts_reply(reply_fact(1, "lives_in", "Paris"))) as llm:
+        ids = await record_turns(db, ns, "I live in Paris.")
+        first = await extract_with(db, ns, llm_settings(llm.url), ids)
     [paris] = await provenance.produced_facts(db, Namespace(ns), [first.id])
-    with chat_endpoint(facts_reply(_fact(1, "works_at", "Acme", corrects=paris[0].id))) as llm:
-        ids = await _record(db, ns, "I'm at Acme, actually.")
-        await _extract(db, ns, _settings(llm.url), ids)
+    with chat_endpoint(facts_reply(reply_fact(1, "works_at", "Acme", corrects=paris[0].id))) as llm:
+        ids = await record_turns(db, ns, "I'm at Acme, actually.")
+        await extract_with(db, ns, llm_settings(llm.url), ids)
     assert await _current(db, ns, "lives_in") == ["Paris"]  # not "corrected" into a job
     assert await _current(db, ns, "works_at") == ["Acme"]
 
 
 async def test_only_a_refused_format_moves_down_a_mode(db: Database, ns: str) -> None:
-    with chat_endpoint(Reply(status=400), facts_reply(_fact(1, "works_at", "Initech"))) as llm:
-        settings = _settings(llm.url)
+    with chat_endpoint(Reply(status=400), facts_reply(reply_fact(1, "works_at", "Initech"))) as llm:
+        settings = llm_settings(llm.url)
         worker = Worker(db, settings)
-        ids = await _record(db, ns, "I work at Initech.")
+        ids = await record_turns(db, ns, "I work at Initech.")
         queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT, ids)
         failed = await worker.run_one(queued.id)
         assert failed is not None and failed.error is not None and "(400)" in failed.error

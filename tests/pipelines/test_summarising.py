@@ -16,7 +16,7 @@ from graphmem.jobs import switches
 from graphmem.jobs.queue import JobKind, JobState, Triggers
 from graphmem.pipelines.worker import Worker
 from graphmem.summaries import store as summaries
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
 
 T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
 TRIGGERS = Triggers(extract_by_default=False, summarize_by_default=False, job_episodes=20,

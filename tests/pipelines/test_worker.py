@@ -19,7 +19,7 @@ from graphmem.episodes import store as episodes
 from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.jobs import queue as jobs
 from graphmem.jobs.queue import JobKind, JobState
-from tests.pipelines.chat_endpoint import Reply, chat_endpoint, facts_reply
+from tests.support.chat_endpoint import Reply, chat_endpoint, facts_reply
 
 FACT = {"episode": 1, "subject": "Dana", "predicate": "works_at", "object": "Initech",
         "object_is_entity": True, "confidence": 0.8, "quote": "Initech"}

@@ -17,8 +17,8 @@ from graphmem.episodes.key_rotation import rotate
 from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
 from graphmem.security import encryption
 from graphmem.security.encryption import Keyring
-from tests.api.test_episodes import RECORD, ep
-from tests.conftest import GraphQLClient
+from tests.support.client import GraphQLClient
+from tests.support.documents import RECORD, ep
 
 SECRET = "Zanzibar-41c9"
 
