@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 import strawberry
@@ -10,6 +11,7 @@ from graphmem.api.fields import resolver
 from graphmem.core.pagination import Page
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 @strawberry.type(description="Where a page ends and whether another follows.")
@@ -34,7 +36,7 @@ class Connection(Generic[T]):
         return [edge.node for edge in self.edges]
 
 
-def to_connection(page: Page[T], convert) -> Connection:  # type: ignore[no-untyped-def,type-arg]
+def to_connection(page: Page[T], convert: Callable[[T], U]) -> Connection[U]:
     return Connection(
         edges=[Edge(cursor=cursor, node=convert(item)) for cursor, item in page.items],
         page_info=PageInfo(has_next_page=page.has_next, end_cursor=page.end_cursor),
