@@ -19,6 +19,7 @@ from strawberry.types.base import (
     StrawberryList,
     StrawberryMaybe,
     StrawberryOptional,
+    get_object_definition,
     has_object_definition,
 )
 from strawberry.types.lazy_type import LazyType
@@ -31,12 +32,12 @@ _Plan = list[tuple[str, str, Any, bool]]
 def batch_input(cls: type[T]) -> type[T]:
     """Decorate a ``@strawberry.input`` class (above that decorator) to be built in one
     pass."""
-    definition = cls.__strawberry_definition__  # type: ignore[attr-defined]
+    definition = get_object_definition(cls, strict=True)
     plan: _Plan = []
     # Strawberry's implicit None for fields without a default (graphql-core has checked that
     # the required ones are present).
-    nulls = {f.python_name: None for f in definition.fields
-             if f.default_value is MISSING and f.default_factory is MISSING}
+    nulls: dict[str, object] = {f.python_name: None for f in definition.fields
+                                if f.default_value is MISSING and f.default_factory is MISSING}
 
     def build(type_: type, value: Mapping[str, Any], context: InputContext) -> Any:
         if not plan:  # worked out whole, then kept: a failure half-way keeps nothing
