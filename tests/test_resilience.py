@@ -27,7 +27,7 @@ from tests.support.client import GraphQLClient
 
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) { recordEpisodes(namespace: $ns,
   episodes: $eps) { created duplicates } }"""
-READS = [
+READS: list[tuple[str, dict[str, Any]]] = [
     ('query($ns: String!) { search(namespace: $ns, query: "moved to city") { hits { kind } } }',
      {}),
     ('query($ns: String!) { recall(namespace: $ns, query: "Where do I live?") { tokensUsed } }',
@@ -96,7 +96,7 @@ def faulty_neo4j(local_neo4j: LocalNeo4j) -> Any:
 
 @pytest.fixture
 async def faulty_app(settings: Settings, faulty_neo4j: LocalNeo4j) -> AsyncIterator[Any]:
-    fault_settings = Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+    fault_settings = Settings(**{**settings.model_dump(),
                                  "home": faulty_neo4j.home.parent, "local_bolt_port": 17688,
                                  "local_http_port": 17475, "embedder": "none", "workers": 0,
                                  "neo4j_max_retry_s": 1.0})

@@ -55,7 +55,7 @@ async def memory(db: Database, ns: str) -> dict[str, str]:
 @pytest.mark.parametrize("slide", SLIDES, ids=[s.name for s in SLIDES])
 async def test_every_slide_query_finds_the_memory(db: Database, memory: dict[str, str],
                                                   slide: browser_guide.Slide) -> None:
-    records, _, _ = await db.driver.execute_query(slide.query, memory)  # type: ignore[arg-type]
+    records, _, _ = await db.driver.execute_query(slide.query, memory)
     found = str([record.data() for record in records])
     for expected in EXPECTED[slide.name.removeprefix("browser/")]:
         assert expected.format(**memory) in found, slide.name

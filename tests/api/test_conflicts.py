@@ -210,7 +210,7 @@ async def test_correct_and_retract_leave_a_trace(gql: GraphQLClient, db: Databas
 async def _episode_id(gql: GraphQLClient, ns: str, external_id: str) -> str:
     data = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, first: 50) {
         nodes { id externalId } } }""", ns=ns)
-    return next(e["id"] for e in data["episodes"]["nodes"] if e["externalId"] == external_id)
+    return str(next(e["id"] for e in data["episodes"]["nodes"] if e["externalId"] == external_id))
 
 
 async def objects_of(gql: GraphQLClient, ns: str, predicate: str) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from graphmem.db.database import Database
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, FACTS, PROVENANCE, RECORD, ep, fact
@@ -86,9 +88,10 @@ async def test_traverse_walks_breadth_first_with_filters(gql: GraphQLClient, ns:
         fact("Alice", "lives_in", "Porto", validTo="2020-01-01T00:00:00Z"),
     ])
 
-    async def walk(**args: object) -> dict[str, object]:
+    async def walk(**args: object) -> dict[str, Any]:
         variables = {"from": "alice", "depth": 2, "direction": "BOTH", **args}
-        return (await gql.ok(TRAVERSE, ns=ns, **variables))["traverse"]
+        found: dict[str, Any] = (await gql.ok(TRAVERSE, ns=ns, **variables))["traverse"]
+        return found
 
     two = await walk()
     assert {(n["name"], n["depth"]) for n in two["nodes"]} == {

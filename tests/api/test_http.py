@@ -82,7 +82,7 @@ async def test_introspection_is_a_setting(settings: Settings, admin_token: str) 
 
     query = {"query": "{ __schema { queryType { name } } }"}
     for enabled in (True, False):
-        app = create_app(Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+        app = create_app(Settings(**{**settings.model_dump(),
                                      "introspection": enabled, "workers": 0}))
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)

@@ -90,7 +90,7 @@ async def test_an_answer_over_the_size_cap_is_a_typed_error(settings: Settings,
                                                            admin_token: str, ns: str) -> None:
     from graphmem.app import create_app
 
-    app = create_app(Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+    app = create_app(Settings(**{**settings.model_dump(),
                                  "max_response_bytes": 50_000, "workers": 0}))
     async with app.router.lifespan_context(app):
         while not app.state.runtime.ready:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -14,6 +15,17 @@ from neo4j._codec.hydration.v2 import temporal
 from graphmem.core.timeutil import parse_stored_datetime
 from graphmem.db import bolt
 from graphmem.db.database import Database
+
+
+def _pack(value: datetime) -> Any:
+    """The codec's current packer (the driver's own, or graphmem's path once installed)."""
+    packer: Callable[[datetime], Any] = temporal.dehydrate_datetime
+    return packer(value)
+
+
+def _unpack(*fields: Any) -> Any:
+    unpacker: Callable[..., Any] = temporal.hydrate_datetime
+    return unpacker(*fields)
 
 
 def _driver_own(value: datetime) -> tuple[bytes, tuple[object, ...]]:
@@ -33,7 +45,7 @@ def test_fast_utc_path_builds_the_drivers_own_structure() -> None:
     instants += [datetime(1969, 12, 31, 23, 59, 59, 999_999, tzinfo=UTC),
                  datetime(1970, 1, 1, tzinfo=UTC), datetime(1970, 1, 1, 0, 0, 0, 1, tzinfo=UTC)]
     for instant in instants:
-        packed = temporal.dehydrate_datetime(instant)
+        packed = _pack(instant)
         assert (packed.tag, tuple(packed.fields)) == _driver_own(instant), instant
 
 
@@ -43,7 +55,7 @@ def test_fast_utc_path_builds_the_drivers_own_structure() -> None:
 ])
 def test_other_datetimes_are_left_to_the_driver(value: datetime) -> None:
     bolt.install_fast_utc()
-    packed = temporal.dehydrate_datetime(value)
+    packed = _pack(value)
     assert (packed.tag, tuple(packed.fields)) == _driver_own(value)
 
 
@@ -54,7 +66,7 @@ def test_fast_utc_unpacking_gives_the_same_instant_as_the_driver() -> None:
     for _ in range(5000):
         seconds = rng.randrange(-62_135_596_800, 253_402_300_799)  # years 1 to 9999
         micros = rng.randrange(1_000_000)
-        fast = temporal.hydrate_datetime(seconds, micros * 1_000, 0)
+        fast = _unpack(seconds, micros * 1_000, 0)
         assert type(fast) is datetime and fast.tzinfo is UTC
         assert fast == own(seconds, micros * 1_000, 0).to_native(), (seconds, micros)
 
@@ -67,7 +79,7 @@ def test_fast_utc_unpacking_gives_the_same_instant_as_the_driver() -> None:
 ])
 def test_other_stored_datetimes_are_unpacked_by_the_driver(fields: tuple[Any, ...]) -> None:
     bolt.install_fast_utc()
-    assert type(temporal.hydrate_datetime(*fields)) is not datetime
+    assert type(_unpack(*fields)) is not datetime
 
 
 async def test_utc_instants_round_trip_and_compare_in_cypher(db: Database) -> None:

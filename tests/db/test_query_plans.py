@@ -62,7 +62,7 @@ async def _plan(db: Database, name: str) -> Any:
     text = statement(name)
     params = {p: None for p in re.findall(r"\$(\w+)", text)}
     async with db.driver.session(database=db.name) as session:
-        result = await session.run(f"EXPLAIN {text}", params)  # type: ignore[arg-type]
+        result = await session.run(f"EXPLAIN {text}", params)
         summary = await result.consume()
     assert summary.plan is not None
     return summary.plan

@@ -29,6 +29,7 @@ from graphmem.facts import changes as fact_changes
 from graphmem.facts import conflicts, entity_merge, policies
 from graphmem.facts import store as facts
 from graphmem.facts.intervals import Interval
+from graphmem.facts.model import Source
 from tests.support.graph import delete_namespace, edges_and_statements, namespace_contents
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -49,7 +50,7 @@ def assertion(draw: st.DrawFn) -> facts.NewFact:
     return facts.NewFact(subject=draw(subjects), predicate=draw(predicates),
                          object=None if value else draw(names), value=value,
                          confidence=draw(st.sampled_from([0.5, 0.9])),
-                         source=draw(st.sampled_from(list(facts.Source)[:3])),
+                         source=draw(st.sampled_from(list(Source)[:3])),
                          valid_from=start, valid_to=end)
 
 
@@ -153,7 +154,7 @@ async def _reported(db: Database, ns: Namespace, as_of: datetime) -> set[tuple[A
 
 
 async def _rows(db: Database, query: str, ns: str) -> list[dict[str, Any]]:
-    records, _, _ = await db.driver.execute_query(query, {"ns": ns})  # type: ignore[arg-type]
+    records, _, _ = await db.driver.execute_query(query, {"ns": ns})
     return [r.data() for r in records]
 
 

@@ -17,7 +17,7 @@ from tests.support.graph import delete_namespace
 
 
 def _settings(**overrides: object) -> Settings:
-    return Settings(**{**Settings().model_dump(), **overrides})  # type: ignore[arg-type]
+    return Settings(**{**Settings().model_dump(), **overrides})
 
 
 async def _queue(db: Database, ns: str, count: int) -> list[str]:

@@ -26,7 +26,7 @@ LINES = ["I moved to Lisbon last month.", "Thanks!", "I work at Acme Robotics on
 
 
 def _settings(**overrides: object) -> Settings:
-    return Settings(**{**Settings().model_dump(), **overrides})  # type: ignore[arg-type]
+    return Settings(**{**Settings().model_dump(), **overrides})
 
 
 async def _say(db: Database, ns: str, session: str, texts: list[str], start: int = 0) -> list[str]:

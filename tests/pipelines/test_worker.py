@@ -50,7 +50,7 @@ async def test_a_worker_killed_mid_job_leaves_it_to_complete_exactly_once(
             deadline = time.monotonic() + 60
             while not llm.seen and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
-            assert llm.seen, first.stderr.read().decode() if first.poll() is not None else ""
+            assert llm.seen, first.communicate()[1].decode() if first.poll() is not None else ""
             assert (await _state(db, ns, queued.id)).state is JobState.RUNNING
         finally:
             first.send_signal(signal.SIGKILL)
@@ -77,7 +77,7 @@ async def test_the_service_runs_a_worker_pool(db: Database, settings: Settings,
     from graphmem.app import create_app
     from graphmem.jobs import switches
 
-    pooled = Settings(**{**settings.model_dump(), "workers": 2})  # type: ignore[arg-type]
+    pooled = Settings(**{**settings.model_dump(), "workers": 2})
     await switches.set_switches(db, Namespace(ns), pooled, True, None, "tests")
     application = create_app(pooled)
     async with application.router.lifespan_context(application):
@@ -102,7 +102,7 @@ async def test_a_stopping_worker_hands_its_job_back(db: Database, settings: Sett
         occurred_at=datetime(2026, 5, 1, tzinfo=UTC))])
     queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT, [recorded.episodes[0].id])
     with chat_endpoint(Reply(content="{}", delay_s=5)) as llm:
-        worker = Worker(db, Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+        worker = Worker(db, Settings(**{**settings.model_dump(),
                                         "llm_model": "m", "llm_base_url": llm.url}))
         task = asyncio.create_task(worker.run_one(queued.id))
         while not llm.seen:
@@ -122,7 +122,7 @@ async def test_a_long_job_keeps_its_lease(db: Database, settings: Settings, ns: 
         occurred_at=datetime(2026, 5, 1, tzinfo=UTC))])
     queued = await jobs.enqueue(db, Namespace(ns), JobKind.EXTRACT, [recorded.episodes[0].id])
     with chat_endpoint(facts_reply(FACT, delay_s=2.0)) as llm:
-        worker = Worker(db, Settings(**{**settings.model_dump(),  # type: ignore[arg-type]
+        worker = Worker(db, Settings(**{**settings.model_dump(),
                                         "llm_model": "m", "llm_base_url": llm.url,
                                         "job_lease_s": 0.6}))
         running = asyncio.create_task(worker.run_one(queued.id))

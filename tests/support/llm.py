@@ -18,7 +18,7 @@ T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
 
 
 def llm_settings(url: str, **overrides: Any) -> Settings:
-    return Settings(**{**Settings().model_dump(), "llm_model": "test-model",  # type: ignore[arg-type]
+    return Settings(**{**Settings().model_dump(), "llm_model": "test-model",
                        "llm_base_url": url, "llm_input_usd_per_million": 2.0,
                        "llm_output_usd_per_million": 8.0, "llm_timeout_s": 2.0, **overrides})
 
