@@ -161,6 +161,10 @@ async def recall(
         description="\"Now\" for time words (default: the server's now).")] = None,
     token_budget: Annotated[int, strawberry.argument(
         description="At most this many tokens of pieces (50..16000).")] = 1000,
+    speaker: Annotated[str, strawberry.argument(
+        description="The entity \"I\", \"me\" and \"my\" in the query stand for: the one "
+                    "facts about your user are stored under (`user` by default, as the "
+                    "offline extractor writes them).")] = "user",
 ) -> RecallResult:
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
@@ -170,7 +174,7 @@ async def recall(
     found = await recall_domain.recall(ctx.db, ns, query, session_id, reference_time,
                                        token_budget, ctx.embedder,
                                        ctx.settings.vector_min_similarity, ctx.fact_cache,
-                                       ctx.settings.search_weights)
+                                       ctx.settings.search_weights, speaker)
     return RecallResult(
         pieces=[RecallPiece(layer=p.layer, text=p.text, tokens=p.tokens,
                             summary=Summary.of(p.summary) if p.summary else None,

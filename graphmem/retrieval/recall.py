@@ -3,7 +3,9 @@
 Layers, in order, each run only when a rule says so (the ``plan`` records every decision):
 1. the session's summary, when a session is given and it has one;
 2. the current facts about the entities the query names (exact names or aliases, found in
-   the query's word n-grams; "I"/"me"/"my" name the ``user``);
+   the query's word n-grams; "I"/"me"/"my" name the ``speaker``, by default the entity
+   ``user``). A disputed fact says so, with the claims it is disputed against: an agent must
+   never read two values of a one-value predicate as both true;
 3. episodic search, only when the query refers to a time ("last Tuesday"), asks for detail
    ("what did I say", "exactly", "when did"), or no facts were found.
 Pieces are added layer by layer while they fit the token budget (counted by a real
@@ -26,7 +28,7 @@ from graphmem.db.database import Database
 from graphmem.episodes.store import Episode
 from graphmem.facts import entities, provenance
 from graphmem.facts.entities import Entity
-from graphmem.facts.model import Fact
+from graphmem.facts.model import Fact, FactStatus
 from graphmem.observability import metrics
 from graphmem.retrieval import tokens
 from graphmem.retrieval.embeddings import Embedder
@@ -105,7 +107,10 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
                  reference_time: datetime | None = None, token_budget: int = 1_000,
                  embedder: Embedder | None = None, min_similarity: float = 0.2,
                  cache: FactCache | None = None,
-                 weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS) -> Recall:
+                 weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS,
+                 speaker: str = "user") -> Recall:
+    """``speaker``: the entity "I", "me" and "my" in the query stand for (whom facts about the
+    user are stored under; ``user`` unless the agent names its user otherwise)."""
     if not query.strip() or len(query) > 1_000:
         raise InvalidInput("query must be 1-1000 characters", field="query")
     if not MIN_BUDGET <= token_budget <= MAX_BUDGET:
@@ -118,7 +123,7 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
     # then the layers are independent reads and run at once (an agent waits for recall).
     asked = _asks_for_episodes(query, result.time_range)
     summary, (facts, linked, relevant), early = await _at_once(
-        _summary_layer(db, ns, session_id), _facts_layer(db, ns, query, cache),
+        _summary_layer(db, ns, session_id), _facts_layer(db, ns, query, cache, speaker),
         _episodes_layer(db, ns, episodic, asked, embedder) if asked else _no_layer())
     if early is not None:
         episodes = early
@@ -169,22 +174,21 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) ->
         [Piece("summary", summary.text, tokens.count(summary.text), summary=summary)])
 
 
-async def _facts_layer(db: Database, ns: Namespace, query: str,
-                       cache: FactCache | None) -> tuple[Layer, list[Entity], int]:
+async def _facts_layer(db: Database, ns: Namespace, query: str, cache: FactCache | None,
+                       speaker: str) -> tuple[Layer, list[Entity], int]:
     """The linked entities' current facts, those that bear on the query (share a word stem
     with its predicate or object) first; with the entities, and how many facts bear on it."""
-    linked = await _link_entities(db, ns, query)
+    linked = await _link_entities(db, ns, query, speaker)
     if not linked:
         return Layer(Step("facts", False, "the query names no known entity")), [], 0
     about = await _facts_about(db, ns, linked, cache)
-    seen: set[str] = set()
-    candidates = []
+    found: dict[str, Fact] = {}
     for outgoing, incoming in about:
         for fact in sorted(outgoing + incoming, key=lambda f: -f.confidence):
-            if fact.id not in seen:
-                seen.add(fact.id)
-                text = _fact_line(fact)
-                candidates.append(Piece("facts", text, tokens.count(text), fact=fact))
+            found.setdefault(fact.id, fact)
+    lines = _fact_lines(list(found.values()))
+    candidates = [Piece("facts", lines[f.id], tokens.count(lines[f.id]), fact=f)
+                  for f in found.values()]
     words = _stems(query)
     relevant = [p for p in candidates if p.fact and _stems(
         f"{p.fact.predicate.replace('_', ' ')} {p.fact.object}") & words]
@@ -202,13 +206,15 @@ async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, reaso
         Piece("episodes", line, tokens.count(line), episode=episode) for episode, line in lines])
 
 
-async def _link_entities(db: Database, ns: Namespace, query: str) -> dict[Entity, int]:
-    """Entities named in the query (word n-grams against names and aliases), with versions."""
+async def _link_entities(db: Database, ns: Namespace, query: str,
+                         speaker: str) -> dict[Entity, int]:
+    """Entities named in the query (word n-grams against names and aliases, and the speaker
+    for "I", "me", "my"), with versions."""
     words = re.findall(r"[\w'.-]+", query)
     keys = {entities.entity_key(" ".join(words[i:i + n]).strip(".,'"))
             for n in range(1, MAX_NGRAM + 1) for i in range(len(words) - n + 1)}
     if _FIRST_PERSON.search(query):
-        keys.add("user")
+        keys.add(entities.entity_key(speaker))
     rows = await db.read("entities/link", ns=ns, keys=sorted(k for k in keys if k))
     linked = {Entity.from_row(row["entity"], row["aliases"]): row["version"] for row in rows}
     return dict(sorted(linked.items(), key=lambda item: item[0].name))
@@ -244,9 +250,24 @@ def _stems(text: str) -> set[str]:
             if len(w) >= 4 and w not in _STOP}
 
 
-def _fact_line(fact: Fact) -> str:
-    since = f" (since {fact.valid_from:%Y-%m-%d})" if fact.valid_from else ""
-    return f"{fact.text}{since}"
+def _fact_lines(facts: list[Fact]) -> dict[str, str]:
+    """Each fact as a line: since when it holds, and, when disputed, that it is and what else
+    is claimed for the same subject and predicate (the conflict still open)."""
+    claims: dict[tuple[str, str], list[Fact]] = {}
+    for fact in facts:
+        if fact.status is FactStatus.DISPUTED:
+            claims.setdefault((fact.subject, fact.predicate), []).append(fact)
+    lines = {}
+    for fact in facts:
+        since = f" (since {fact.valid_from:%Y-%m-%d})" if fact.valid_from else ""
+        disputed = ""
+        if fact.status is FactStatus.DISPUTED:
+            others = sorted({f.object for f in claims[(fact.subject, fact.predicate)]
+                             if f.id != fact.id})
+            disputed = " [disputed, not settled" + (
+                f"; also claimed: {', '.join(others)}]" if others else "]")
+        lines[fact.id] = f"{fact.text}{since}{disputed}"
+    return lines
 
 
 def _episode_line(episode: Episode | None) -> str:

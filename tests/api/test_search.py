@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from graphmem.db.database import Database
 from graphmem.retrieval import recall, search
 from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
 from tests.support.client import GraphQLClient
-from tests.support.documents import ASSERT, RECORD, fact, said
+from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
 from tests.support.graph import delete_namespace
 
 SEARCH = """
@@ -281,3 +282,27 @@ async def test_recall_layers_read_at_once_and_a_failure_stops_the_others() -> No
     with pytest.raises(DatabaseUnavailable):
         await recall._at_once(slow_layer(), failing_layer())
     await asyncio.wait_for(stopped.wait(), timeout=1)  # cancelled, not left reading
+
+
+async def test_recall_reads_i_as_the_speaker_and_says_what_is_disputed(gql: GraphQLClient,
+                                                                       ns: str) -> None:
+    """"I"/"me"/"my" stand for the entity the agent names (`user` unless told otherwise), and
+    a disputed fact is never shown as plainly true: recall says it is disputed and what else
+    is claimed."""
+    await gql.ok(POLICY, ns=ns, p="works_at", c="ONE", s="MANUAL")
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Dana", "works_at", "Acme"),
+                                       fact("Dana", "works_at", "Globex"),
+                                       fact("Dana", "lives_in", "Lisbon"),
+                                       fact("user", "lives_in", "Porto")])
+    ask = """query($ns: String!, $q: String!, $speaker: String) { recall(namespace: $ns,
+        query: $q, speaker: $speaker) { pieces { text } entities { name } } }"""
+    as_dana = (await gql.ok(ask, ns=ns, q="Where do I work?", speaker="Dana"))["recall"]
+    assert [e["name"] for e in as_dana["entities"]] == ["Dana"]
+    lines = [re.sub(r" \(since [\d-]+\)", "", p["text"]) for p in as_dana["pieces"]]
+    assert "Dana works at Acme [disputed, not settled; also claimed: Globex]" in lines
+    assert "Dana works at Globex [disputed, not settled; also claimed: Acme]" in lines
+    assert "Dana lives in Lisbon" in lines
+    by_default = (await gql.ok(ask, ns=ns, q="Where do I live?"))["recall"]
+    assert [e["name"] for e in by_default["entities"]] == ["user"]
+    assert [p["text"].split(" (since")[0] for p in by_default["pieces"]] == [
+        "user lives in Porto"]
