@@ -1,8 +1,9 @@
 """Episodes: the lossless, append-only, timestamped log of what happened.
 
 Recording is idempotent by ``external_id`` (the client's key): the same key with the same
-content is reported as a duplicate; with different content it is a ``DuplicateConflict`` and the
-whole batch writes nothing. Sessions get a ``NEXT`` chain in (occurred_at, arrival) order.
+content is reported as a duplicate; with different content it is a ``DuplicateConflict`` naming
+the fields that differ, and the whole batch writes nothing. "Content" is every field a client
+sends (``IDENTITY_FIELDS``): a retry must send the same ``occurredAt``, not a new "now". Sessions get a ``NEXT`` chain in (occurred_at, arrival) order.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from graphmem.jobs.queue import Triggers, enqueue_after_record
 from graphmem.security import encryption
 
 MAX_CONTENT_CHARS = 200_000  # the default of GRAPHMEM_MAX_EPISODE_CHARS
+# What makes a submission the same episode as one recorded with its externalId, in the order
+# its content hash has always been made from (stored hashes stay comparable).
+IDENTITY_FIELDS = ("sessionId", "occurredAt", "kind", "actor", "content", "metadata",
+                   "importance", "sensitivity")
 
 
 class EpisodeKind(StrEnum):
@@ -57,14 +62,24 @@ class NewEpisode:
     importance: float | None = None
     sensitivity: Sensitivity = Sensitivity.PERSONAL
 
+    def identity(self) -> dict[str, Any]:
+        """The fields that make two submissions of one external_id "the same episode", by
+        their GraphQL names."""
+        return {"sessionId": self.session_id, "occurredAt": self.occurred_at.isoformat(),
+                "kind": self.kind.value, "actor": self.actor, "content": self.content,
+                "metadata": self.metadata, "importance": self.importance,
+                "sensitivity": self.sensitivity.value}
+
+    def differs_from(self, other: NewEpisode) -> list[str]:
+        """The identity fields (GraphQL names) in which two submissions differ."""
+        mine, theirs = self.identity(), other.identity()
+        return [name for name in IDENTITY_FIELDS if mine[name] != theirs[name]]
+
     def content_hash(self, like: str | None = None) -> str:
         """What makes two submissions of one external_id "the same episode" (SHA-256, or an
         HMAC when content is encrypted; ``like``: a stored hash to compare with)."""
-        canonical = json.dumps(
-            [self.session_id, self.occurred_at.isoformat(), self.kind.value, self.actor,
-             self.content, self.metadata, self.importance, self.sensitivity.value],
-            sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-        )
+        canonical = json.dumps([self.identity()[name] for name in IDENTITY_FIELDS],
+                               sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return encryption.fingerprint(canonical, like)
 
 
@@ -179,18 +194,21 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
             # A redacted episode cannot be compared any more: a retry of it is a duplicate.
             if known.content_hash != episode.content_hash(known.content_hash) \
                     and known.redacted_at is None:
+                differs = episode.differs_from(known.as_new())
                 raise DuplicateConflict(
-                    f"externalId {key!r} was already recorded with different content",
-                    external_id=key, index=position,
-                )
+                    f"externalId {key!r} was already recorded with different "
+                    f"{', '.join(differs) or 'content'}: a retry must send the same fields",
+                    external_id=key, index=position, field=differs[0] if differs else None,
+                    differs=differs)
             continue
         digest = episode.content_hash()
         if key is not None and key in fresh:
             if fresh[key][1] != digest:
+                differs = episode.differs_from(fresh[key][0])
                 raise DuplicateConflict(
-                    f"externalId {key!r} appears twice in the batch with different content",
-                    external_id=key, index=position,
-                )
+                    f"externalId {key!r} appears twice in the batch with different "
+                    f"{', '.join(differs)}", external_id=key, index=position,
+                    field=differs[0] if differs else None, differs=differs)
             continue
         if key is not None:
             fresh[key] = (episode, digest)

@@ -53,7 +53,15 @@ async def test_same_external_id_other_content_is_a_typed_error_writing_nothing(
     body = await gql(RECORD, ns=ns, eps=[ep("new", 3), ep("a", 1, content="changed!")])
     assert body["errors"][0]["extensions"]["code"] == "DUPLICATE_CONFLICT"
     assert body["errors"][0]["extensions"]["external_id"] == "a"
+    assert body["errors"][0]["extensions"]["differs"] == ["content"]
     assert await graph_size(db) == size  # "new" was not written either
+    # A retry that re-stamps occurredAt is told exactly that.
+    restamped = await gql(RECORD, ns=ns, eps=[ep("a", 2)])
+    error = restamped["errors"][0]
+    assert error["extensions"]["differs"] == ["occurredAt"]
+    assert error["extensions"]["field"] == "occurredAt" and "occurredAt" in error["message"]
+    twice = await gql(RECORD, ns=ns, eps=[ep("b", 1), ep("b", 1, session="s2")])
+    assert twice["errors"][0]["extensions"]["differs"] == ["sessionId"]
 
 
 async def test_out_of_order_batches_give_one_correct_chain(gql: GraphQLClient, db: Database,
