@@ -3,7 +3,8 @@
 Recording is idempotent by ``external_id`` (the client's key): the same key with the same
 content is reported as a duplicate; with different content it is a ``DuplicateConflict`` naming
 the fields that differ, and the whole batch writes nothing. "Content" is every field a client
-sends (``IDENTITY_FIELDS``): a retry must send the same ``occurredAt``, not a new "now". Sessions get a ``NEXT`` chain in (occurred_at, arrival) order.
+sends (``IDENTITY_FIELDS``): a retry must send the same ``occurredAt``, not a new "now".
+Sessions get a ``NEXT`` chain in (occurred_at, arrival) order.
 """
 
 from __future__ import annotations
