@@ -1,0 +1,271 @@
+"""``Memory`` (sync) and ``AsyncMemory``: an agent's memory in eleven calls.
+
+Quick start::
+
+    from graphmem_client import Memory
+
+    with Memory(namespace="acme/user-42") as memory:   # GRAPHMEM_URL, GRAPHMEM_KEY from env
+        memory.record([{"role": "user", "content": "I just started at Acme Robotics"}],
+                      session_id="chat-1")
+        memory.remember("user", "works_at", "Acme Robotics")
+        print(memory.recall("Where do I work?", session_id="chat-1").text)
+
+Both classes drive the same calls (``_operations``: one generator per method, which yields
+its GraphQL requests); only the HTTP loop differs. Failures are typed (``errors``); the ones
+the server calls retryable (and 429, 503) are retried with backoff, nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import httpx
+
+from graphmem_client import _http
+from graphmem_client import _operations as ops
+from graphmem_client.errors import GraphmemError
+from graphmem_client.models import (
+    Conflict,
+    Fact,
+    Hit,
+    Provenance,
+    Recall,
+    Receipt,
+    RecordResult,
+    Remembered,
+    Turn,
+)
+
+T = TypeVar("T")
+Value = str | int | float | bool
+
+
+class Memory:
+    """Memory of one namespace (usually one end user), over graphmem's GraphQL API.
+
+    ``url`` defaults to GRAPHMEM_URL, else http://127.0.0.1:8000/graphql; ``key`` to
+    GRAPHMEM_KEY; ``namespace`` to GRAPHMEM_NAMESPACE (one or the other is required).
+    ``retries``: extra attempts for retryable failures. ``transport``: an httpx transport
+    (tests, proxies).
+    """
+
+    def __init__(self, url: str | None = None, key: str | None = None,
+                 namespace: str | None = None, *, timeout: float = 30.0, retries: int = 3,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self._settings = _http.Settings.read(url, key, namespace, timeout, retries)
+        self._http = httpx.Client(headers=self._settings.headers, timeout=timeout,
+                                  transport=transport)
+
+    @property
+    def namespace(self) -> str:
+        return self._settings.namespace
+
+    def record(self, turns: Iterable[Turn | dict[str, Any]], *,
+               session_id: str | None = None) -> RecordResult:
+        """Log turns verbatim, oldest first; sending them again (or more of them) is safe."""
+        return self._run(ops.record(self.namespace, turns, session_id))
+
+    def remember(self, subject: str, predicate: str, object: Value, *,
+                 evidence: list[str] | None = None, valid_from: datetime | str | None = None,
+                 valid_to: datetime | str | None = None,
+                 confidence: float | None = None) -> Remembered:
+        """Assert ``subject predicate object`` (a string object names an entity)."""
+        return self._run(ops.remember(self.namespace, subject, predicate, object, evidence,
+                                      valid_from, valid_to, confidence))
+
+    def recall(self, query: str, *, budget: int = 1000,
+               session_id: str | None = None) -> Recall:
+        """What to know for this turn, within ``budget`` tokens; ``.text`` goes in the prompt."""
+        return self._run(ops.recall(self.namespace, query, budget, session_id))
+
+    def search(self, query: str, *, limit: int = 10,
+               kinds: list[str] | None = None) -> list[Hit]:
+        """Hybrid search over episodes, facts, summaries, entities (``kinds`` narrows it)."""
+        return self._run(ops.search(self.namespace, query, limit, kinds))
+
+    def about(self, entity: str) -> list[Fact]:
+        """Current facts with the entity as subject or object (the newest 200 of each)."""
+        return self._run(ops.about(self.namespace, entity))
+
+    def why(self, fact_id: str) -> Provenance:
+        """Evidence episodes, citing summaries and supersession of one fact."""
+        return self._run(ops.why(self.namespace, fact_id))
+
+    def correct(self, fact_id: str, object: Value, *, reason: str) -> Fact:
+        """Replace a fact's object; the old fact stays as superseded history."""
+        return self._run(ops.correct(self.namespace, fact_id, object, reason))
+
+    def retract(self, fact_id: str, *, reason: str) -> Fact:
+        """Withdraw a fact; it stays as retracted history."""
+        return self._run(ops.retract(self.namespace, fact_id, reason))
+
+    def forget(self, *, entity: str | None = None, episodes: list[str] | None = None,
+               namespace: bool = False) -> Receipt:
+        """Erase an entity's facts, some episodes, or (``namespace=True``) everything."""
+        return self._run(ops.forget(self.namespace, entity, episodes, namespace))
+
+    def conflicts(self) -> list[Conflict]:
+        """Open conflicts, newest first."""
+        return self._run(ops.conflicts(self.namespace))
+
+    def resolve(self, conflict_id: str, keep: str, *, reason: str) -> Conflict:
+        """Settle a conflict by keeping the candidate fact ``keep``."""
+        return self._run(ops.resolve(self.namespace, conflict_id, keep, reason))
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: type[BaseException] | BaseException | TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Memory(url={self._settings.url!r}, namespace={self.namespace!r})"
+
+    def _run(self, steps: ops.Steps[T]) -> T:
+        try:
+            call = next(steps)
+            while True:
+                try:
+                    data = self._execute(call)
+                except GraphmemError as error:  # the call may handle it (record shrinks a batch)
+                    call = steps.throw(error)
+                else:
+                    call = steps.send(data)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+    def _execute(self, call: ops.Call) -> dict[str, Any]:
+        attempt = 0
+        while True:
+            response = None
+            try:
+                response = self._http.post(self._settings.url, json=_http.body(call))
+                return _http.data_of(response)
+            except httpx.TransportError as error:
+                failure = _http.unreachable(error)
+            except GraphmemError as error:
+                failure = error
+            wait = _http.delay(failure, attempt, self._settings.retries, response)
+            if wait is None:
+                raise failure
+            time.sleep(wait)
+            attempt += 1
+
+
+class AsyncMemory:
+    """``Memory`` for asyncio: the same methods, awaited; ``async with AsyncMemory() as m``."""
+
+    def __init__(self, url: str | None = None, key: str | None = None,
+                 namespace: str | None = None, *, timeout: float = 30.0, retries: int = 3,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self._settings = _http.Settings.read(url, key, namespace, timeout, retries)
+        self._http = httpx.AsyncClient(headers=self._settings.headers, timeout=timeout,
+                                       transport=transport)
+
+    @property
+    def namespace(self) -> str:
+        return self._settings.namespace
+
+    async def record(self, turns: Iterable[Turn | dict[str, Any]], *,
+                     session_id: str | None = None) -> RecordResult:
+        """See ``Memory.record``."""
+        return await self._run(ops.record(self.namespace, turns, session_id))
+
+    async def remember(self, subject: str, predicate: str, object: Value, *,
+                       evidence: list[str] | None = None,
+                       valid_from: datetime | str | None = None,
+                       valid_to: datetime | str | None = None,
+                       confidence: float | None = None) -> Remembered:
+        """See ``Memory.remember``."""
+        return await self._run(ops.remember(self.namespace, subject, predicate, object,
+                                            evidence, valid_from, valid_to, confidence))
+
+    async def recall(self, query: str, *, budget: int = 1000,
+                     session_id: str | None = None) -> Recall:
+        """See ``Memory.recall``."""
+        return await self._run(ops.recall(self.namespace, query, budget, session_id))
+
+    async def search(self, query: str, *, limit: int = 10,
+                     kinds: list[str] | None = None) -> list[Hit]:
+        """See ``Memory.search``."""
+        return await self._run(ops.search(self.namespace, query, limit, kinds))
+
+    async def about(self, entity: str) -> list[Fact]:
+        """See ``Memory.about``."""
+        return await self._run(ops.about(self.namespace, entity))
+
+    async def why(self, fact_id: str) -> Provenance:
+        """See ``Memory.why``."""
+        return await self._run(ops.why(self.namespace, fact_id))
+
+    async def correct(self, fact_id: str, object: Value, *, reason: str) -> Fact:
+        """See ``Memory.correct``."""
+        return await self._run(ops.correct(self.namespace, fact_id, object, reason))
+
+    async def retract(self, fact_id: str, *, reason: str) -> Fact:
+        """See ``Memory.retract``."""
+        return await self._run(ops.retract(self.namespace, fact_id, reason))
+
+    async def forget(self, *, entity: str | None = None, episodes: list[str] | None = None,
+                     namespace: bool = False) -> Receipt:
+        """See ``Memory.forget``."""
+        return await self._run(ops.forget(self.namespace, entity, episodes, namespace))
+
+    async def conflicts(self) -> list[Conflict]:
+        """See ``Memory.conflicts``."""
+        return await self._run(ops.conflicts(self.namespace))
+
+    async def resolve(self, conflict_id: str, keep: str, *, reason: str) -> Conflict:
+        """See ``Memory.resolve``."""
+        return await self._run(ops.resolve(self.namespace, conflict_id, keep, reason))
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_: type[BaseException] | BaseException | TracebackType | None,
+                        ) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"AsyncMemory(url={self._settings.url!r}, namespace={self.namespace!r})"
+
+    async def _run(self, steps: ops.Steps[T]) -> T:
+        try:
+            call = next(steps)
+            while True:
+                try:
+                    data = await self._execute(call)
+                except GraphmemError as error:  # the call may handle it (record shrinks a batch)
+                    call = steps.throw(error)
+                else:
+                    call = steps.send(data)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+    async def _execute(self, call: ops.Call) -> dict[str, Any]:
+        attempt = 0
+        while True:
+            response = None
+            try:
+                response = await self._http.post(self._settings.url, json=_http.body(call))
+                return _http.data_of(response)
+            except httpx.TransportError as error:
+                failure = _http.unreachable(error)
+            except GraphmemError as error:
+                failure = error
+            wait = _http.delay(failure, attempt, self._settings.retries, response)
+            if wait is None:
+                raise failure
+            await asyncio.sleep(wait)
+            attempt += 1
