@@ -315,12 +315,15 @@ async def correct_fact(
         description="The right object entity's name.")] = None,
     value: Annotated[LiteralInput | None, strawberry.argument(
         description="Or the right literal value.")] = None,
+    evidence: Annotated[list[str] | None, strawberry.argument(
+        description="Episodes (ids or externalIds) that say so, e.g. the user's own turn; "
+                    "graphmem's observation of the correction is evidence too.")] = None,
 ) -> AssertedFact:
     ctx = info.context
     ns = ctx.namespace(namespace)
     literal = None if value is None else value.to_domain()
     done = await fact_changes.correct(ctx.db, ns, str(fact_id), object, literal, reason,
-                                      ctx.principal.name)
+                                      ctx.principal.name, evidence)
     return AssertedFact.of(ns, done)
 
 

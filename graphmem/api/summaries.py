@@ -39,8 +39,9 @@ class Summary:
 @strawberry.input(description="A summary to store, with exactly what it covers and cites.")
 class SummaryInput:
     text: str = strawberry.field(description="The summary text.")
-    covers: list[str] = strawberry.field(description="Ids of the episodes or summaries it "
-                                                     "summarises (at least one).")
+    covers: list[str] = strawberry.field(description="The episodes (ids or externalIds) or "
+                                                     "summaries (ids) it summarises (at least "
+                                                     "one).")
     cites: list[str] = strawberry.field(default_factory=list,
                                         description="Ids of the facts it relies on.")
     session_id: str | None = strawberry.field(default=None, description="Its session, if any.")

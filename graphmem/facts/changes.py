@@ -30,12 +30,15 @@ async def retract(db: Database, ns: Namespace, fact_id: str, reason: str,
 
 
 async def correct(db: Database, ns: Namespace, fact_id: str, new_object: str | None,
-                  value: facts.Literal | None, reason: str, actor: str | None) -> facts.Asserted:
+                  value: facts.Literal | None, reason: str, actor: str | None,
+                  evidence: list[str] | None = None) -> facts.Asserted:
     """Replace a believed fact's object: the correction (source ``user_correction``) covers
-    the same validity, supersedes the old one and goes through conflict resolution."""
+    the same validity, supersedes the old one and goes through conflict resolution. Its
+    evidence: ``evidence`` (episode ids or externalIds: the user's own turn saying so) and
+    the observation graphmem writes of the change, who made it and why."""
     _check_reason(reason)
     return await db.transaction(
-        lambda tx: _correct(tx, ns, fact_id, new_object, value, reason, actor))
+        lambda tx: _correct(tx, ns, fact_id, new_object, value, reason, actor, evidence or []))
 
 
 async def _retract(tx: Tx, ns: Namespace, fact_id: str, reason: str, actor: str | None) -> Fact:
@@ -50,8 +53,8 @@ async def _retract(tx: Tx, ns: Namespace, fact_id: str, reason: str, actor: str 
 
 
 async def _correct(tx: Tx, ns: Namespace, fact_id: str, new_object: str | None,
-                   value: facts.Literal | None, reason: str,
-                   actor: str | None) -> facts.Asserted:
+                   value: facts.Literal | None, reason: str, actor: str | None,
+                   evidence: list[str]) -> facts.Asserted:
     old = await _believed_fact(tx, ns, fact_id)
     shown = new_object if new_object is not None else value.typed()[2] if value else "?"
     now = datetime.now(UTC)
@@ -60,7 +63,8 @@ async def _correct(tx: Tx, ns: Namespace, fact_id: str, new_object: str | None,
                 f"{shown}”. Reason: {reason}", actor, now)
     return await replace_in(tx, ns, old, facts.NewFact(
         subject=old.subject, predicate=old.predicate, object=new_object, value=value,
-        confidence=1.0, source=Source.USER_CORRECTION, evidence=[episode]), reason, actor)
+        confidence=1.0, source=Source.USER_CORRECTION, evidence=[*evidence, episode]),
+        reason, actor)
 
 
 async def correct_in(tx: Tx, ns: Namespace, fact_id: str, new: facts.NewFact, reason: str,

@@ -21,7 +21,7 @@ class NewSummary:
     scope: str = "session"
     level: int = 1
     session_id: str | None = None
-    covers: list[str] = field(default_factory=list)  # episode or summary ids
+    covers: list[str] = field(default_factory=list)  # episode ids or externalIds, summary ids
     cites: list[str] = field(default_factory=list)  # fact ids
     producer: str | None = None
 
@@ -74,10 +74,15 @@ async def write_in(tx: Tx, ns: Namespace, new: NewSummary) -> Summary:
 
 
 async def _write(tx: Tx, ns: Namespace, new: NewSummary) -> Summary:
-    found = (await tx.run("summaries/coverage", ns=ns, ids=sorted(set(new.covers)),
+    # An episode may be named by its externalId, as a fact's evidence may.
+    by_ref = {row["ref"]: row["id"] for row in await tx.run(
+        "episodes/resolve", ns=ns, refs=sorted(set(new.covers)))}
+    covers = {ref: by_ref.get(ref, ref) for ref in new.covers}
+    found = (await tx.run("summaries/coverage", ns=ns, ids=sorted(set(covers.values())),
                           fact_ids=sorted(set(new.cites))))[0]
     known = set(found["episodes"]) | set(found["summaries"])
-    missing = sorted(set(new.covers) - known) + sorted(set(new.cites) - set(found["facts"]))
+    missing = sorted(ref for ref, id_ in covers.items() if id_ not in known) \
+        + sorted(set(new.cites) - set(found["facts"]))
     if missing:
         raise NotFound(f"not found in this namespace: {missing[:10]}", missing=missing[:10])
     starts = [t for t in (found["first"], found["sfirst"]) if t is not None]

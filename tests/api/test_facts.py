@@ -152,3 +152,27 @@ async def test_nested_lists_cost_constant_round_trips(gql: GraphQLClient, db: Da
     assert len(data["facts"]["nodes"]) == 20
     # auth lookup + facts page + evidence + derivedFacts + nested evidence + summaries
     assert used <= 6, used
+
+
+async def test_a_correction_cites_the_users_own_turn(gql: GraphQLClient, ns: str) -> None:
+    """correctFact takes evidence (here the user's turn, by externalId) beside graphmem's own
+    observation of the change; a summary covers episodes by externalId too."""
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "I work at Acme"),
+                                     ep("m2", 2, "Sorry, I meant Globex, not Acme")])
+    asserted = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "works_at", "Acme",
+                                                       evidence=["m1"])])
+    corrected = await gql.ok("""mutation($ns: String!, $id: ID!) { correctFact(namespace: $ns,
+        factId: $id, object: "Globex", reason: "user said so", evidence: ["m2"]) {
+        fact { object evidence { externalId kind } } } }""", ns=ns,
+                             id=asserted["assertFacts"][0]["fact"]["id"])
+    evidence = corrected["correctFact"]["fact"]["evidence"]
+    assert corrected["correctFact"]["fact"]["object"] == "Globex"
+    assert {(e["externalId"], e["kind"]) for e in evidence} == {
+        ("m2", "USER_MESSAGE"), (None, "OBSERVATION")}
+    summary = await gql.ok("""mutation($ns: String!) { writeSummary(namespace: $ns, summary: {
+        text: "Works at Globex", covers: ["m1", "m2"]}) { id } }""", ns=ns)
+    assert summary["writeSummary"]["id"].startswith("sum_")
+    missing = await gql("""mutation($ns: String!) { writeSummary(namespace: $ns, summary: {
+        text: "x", covers: ["m1", "nope"]}) { id } }""", ns=ns)
+    assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    assert missing["errors"][0]["extensions"]["missing"] == ["nope"]
