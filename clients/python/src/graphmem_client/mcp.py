@@ -1,0 +1,157 @@
+"""graphmem as an MCP server: the memory tools of `graphmem_client.tools`, and an entity's
+facts and a session's summary as resources.
+
+One server serves one end user: the namespace and API key come from `GRAPHMEM_URL`,
+`GRAPHMEM_KEY` and `GRAPHMEM_NAMESPACE` (as for `Memory`), never from a tool's arguments.
+Over stdio that is one user per connection (the MCP client starts one process each); over
+streamable HTTP, one user per server process.
+
+Run it::
+
+    pip install 'graphmem-client[mcp]'
+    GRAPHMEM_KEY=gm_... GRAPHMEM_NAMESPACE=acme/user-42 graphmem-mcp            # stdio
+    GRAPHMEM_KEY=gm_... GRAPHMEM_NAMESPACE=acme/user-42 graphmem-mcp --transport http --port 8765
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import unquote
+
+try:
+    import anyio
+    import mcp_types as types
+    from mcp.server import Server, ServerRequestContext
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import INVALID_PARAMS
+except ModuleNotFoundError as missing:  # the SDK is an extra: say which
+    raise ModuleNotFoundError(
+        f"{missing.name} is missing: graphmem-mcp needs pip install 'graphmem-client[mcp]'",
+        name=missing.name) from missing
+
+from graphmem_client.errors import GraphmemError
+from graphmem_client.memory import AsyncMemory
+from graphmem_client.tools import TOOLS, dispatch_async
+
+__all__ = ["create_server", "main"]
+
+_ENTITY = "graphmem://entity/{name}"
+_SUMMARY = "graphmem://session/{session_id}/summary"
+_ENTITY_URI = re.compile(r"graphmem://entity/(?P<name>.+)")
+_SUMMARY_URI = re.compile(r"graphmem://session/(?P<session_id>[^/]+)/summary")
+
+_Context = ServerRequestContext[AsyncMemory, Any]
+
+
+def create_server(memory: Callable[[], AsyncMemory] = AsyncMemory) -> Server[AsyncMemory]:
+    """The MCP server; `memory` makes the connection's `AsyncMemory` (by default from the
+    environment), opened when the server starts and closed when it stops."""
+
+    @asynccontextmanager
+    async def lifespan(_: Server[AsyncMemory]) -> AsyncIterator[AsyncMemory]:
+        async with memory() as opened:
+            yield opened
+
+    return Server(
+        "graphmem",
+        instructions="Long-term memory about the user: call recall before answering anything "
+                     "personal, remember durable facts the user tells you, correct or retract "
+                     "facts that turn out wrong.",
+        lifespan=lifespan,
+        on_list_tools=_list_tools,
+        on_call_tool=_call_tool,
+        on_list_resources=_list_resources,
+        on_list_resource_templates=_list_resource_templates,
+        on_read_resource=_read_resource,
+    )
+
+
+async def _list_tools(ctx: _Context, params: types.PaginatedRequestParams | None,
+                      ) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[
+        types.Tool(name=t.name, description=t.description, input_schema=t.parameters)
+        for t in TOOLS])
+
+
+async def _call_tool(ctx: _Context, params: types.CallToolRequestParams) -> types.CallToolResult:
+    result = await dispatch_async(ctx.lifespan_context, params.name, params.arguments)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
+                                is_error=result.is_error)
+
+
+async def _list_resources(ctx: _Context, params: types.PaginatedRequestParams | None,
+                          ) -> types.ListResourcesResult:
+    return types.ListResourcesResult(resources=[])
+
+
+async def _list_resource_templates(ctx: _Context, params: types.PaginatedRequestParams | None,
+                                   ) -> types.ListResourceTemplatesResult:
+    return types.ListResourceTemplatesResult(resource_templates=[
+        types.ResourceTemplate(
+            name="entity", uri_template=_ENTITY, mime_type="text/plain",
+            description="What memory currently believes about a person or thing (by name or "
+                        "alias), with fact ids."),
+        types.ResourceTemplate(
+            name="session-summary", uri_template=_SUMMARY,
+            mime_type="text/plain", description="The summary of one conversation."),
+    ])
+
+
+async def _read_resource(ctx: _Context, params: types.ReadResourceRequestParams,
+                         ) -> types.ReadResourceResult:
+    uri, memory = str(params.uri), ctx.lifespan_context
+    if entity := _ENTITY_URI.fullmatch(uri):
+        result = await dispatch_async(memory, "about", {"entity": unquote(entity["name"])})
+        if result.is_error:
+            raise MCPError(code=INVALID_PARAMS, message=result.text)
+        text = result.text
+    elif session := _SUMMARY_URI.fullmatch(uri):
+        try:
+            text = await _summary(memory, unquote(session["session_id"]))
+        except GraphmemError as error:
+            raise MCPError(code=INVALID_PARAMS, message=str(error)) from error
+    else:
+        raise MCPError(code=INVALID_PARAMS, message=f"unknown resource {uri}")
+    return types.ReadResourceResult(
+        contents=[types.TextResourceContents(uri=uri, text=text, mime_type="text/plain")])
+
+
+async def _summary(memory: AsyncMemory, session_id: str) -> str:
+    # The facade has no summary read: recall's summary layer is the session's latest summary.
+    recall = await memory.recall(session_id, budget=4000, session_id=session_id)
+    summaries = [piece.text for piece in recall.pieces if piece.layer == "summary"]
+    return "\n\n".join(summaries) or f"No summary of session {session_id} yet."
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`graphmem-mcp`: serve over stdio (default) or streamable HTTP."""
+    parser = argparse.ArgumentParser(
+        prog="graphmem-mcp", description="graphmem memory as an MCP server, for the end user "
+        "(namespace) and key in GRAPHMEM_NAMESPACE and GRAPHMEM_KEY, at GRAPHMEM_URL.")
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP: where to listen")
+    parser.add_argument("--port", type=int, default=8765, help="HTTP: port")
+    parser.add_argument("--path", default="/mcp", help="HTTP: the endpoint's path")
+    args = parser.parse_args(argv)
+    server = create_server()
+    if args.transport == "stdio":
+        anyio.run(_serve_stdio, server)
+    else:
+        import uvicorn
+
+        app = server.streamable_http_app(streamable_http_path=args.path, host=args.host)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+
+
+async def _serve_stdio(server: Server[AsyncMemory]) -> None:
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""`graphmem-mcp` spoken to by the MCP SDK's own clients: over stdio (tools listed, each one
+called, both resources read) and over streamable HTTP, against a real `graphmem serve` (the
+`server_url` fixture of this folder's conftest)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import mcp_types as types
+from graphmem_client.tools import TOOLS
+from mcp.client import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+# The entry point `pip install 'graphmem-client[mcp]'` installs beside this Python.
+GRAPHMEM_MCP = str(Path(sys.executable).with_name("graphmem-mcp"))
+
+
+def _environment(server_url: str, key: str, namespace: str) -> dict[str, str]:
+    return {"GRAPHMEM_URL": server_url, "GRAPHMEM_KEY": key, "GRAPHMEM_NAMESPACE": namespace}
+
+
+@asynccontextmanager
+async def _stdio(server_url: str, key: str, namespace: str) -> AsyncIterator[ClientSession]:
+    parameters = StdioServerParameters(
+        command=GRAPHMEM_MCP,
+        env=_environment(server_url, key, namespace))
+    with open(os.devnull, "w") as quiet:
+        async with stdio_client(parameters, errlog=quiet) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+def _text(result: types.CallToolResult | types.ReadResourceResult) -> str:
+    items = result.content if isinstance(result, types.CallToolResult) else result.contents
+    (item,) = items
+    assert isinstance(item, types.TextContent | types.TextResourceContents)
+    return item.text
+
+
+async def test_tools_over_stdio(server_url: str, admin_token: str, ns: str) -> None:
+    async with _stdio(server_url, admin_token, ns) as session:
+        listed = (await session.list_tools()).tools
+        assert [(t.name, t.description, t.input_schema) for t in listed] == [
+            (t.name, t.description, t.parameters) for t in TOOLS]
+
+        async def call(name: str, arguments: dict[str, Any]) -> str:
+            result = await session.call_tool(name, arguments)
+            assert not result.is_error, _text(result)
+            return _text(result)
+
+        recorded = await call("record", {"turns": [
+            {"role": "user", "content": "I moved to Porto last month.", "actor": "Dana"}],
+            "session_id": "chat-1"})
+        turn = recorded.rsplit(": ", 1)[1].rstrip(".")
+        remembered = await call("remember", {"subject": "Dana", "predicate": "lives_in",
+                                             "object": "Porto", "evidence": [turn]})
+        fact = remembered.split(": ")[1]
+        assert "Dana lives in Porto" in await call("recall", {"query": "Where does Dana live?"})
+        assert fact in await call("search", {"query": "Porto", "kinds": ["fact"]})
+        assert fact in await call("about", {"entity": "Dana"})
+        assert "I moved to Porto last month." in await call("why", {"fact_id": fact})
+
+        assert (await call("correct", {"fact_id": fact, "object": "Lisbon", "reason": "typo"})
+                ).startswith("Corrected")
+        lisbon = (await call("about", {"entity": "Dana"})).split(": ")[0]
+        assert (await call("retract", {"fact_id": lisbon, "reason": "wrong"})
+                ).startswith("Retracted")
+
+        conflict = await _conflict(session, server_url, admin_token, ns)
+        keep = conflict.candidates[0].id
+        resolved = await call("resolve_conflict", {"conflict_id": conflict.id, "keep": keep,
+                                                   "reason": "the user said so"})
+        assert resolved.startswith(f"Conflict {conflict.id} resolved; kept: {keep}")
+        assert "verified" in await call("forget", {"entity": "Dana"})
+
+        refused = await session.call_tool("about", {"entity": "Dana", "namespace": "other/x"})
+        assert refused.is_error and "namespace: Extra inputs" in _text(refused)
+        missing = await session.call_tool("why", {"fact_id": "fact_none"})
+        assert missing.is_error and _text(missing).startswith("Error from why: NOT_FOUND")
+
+
+async def _conflict(session: ClientSession, server_url: str, key: str, ns: str) -> Any:
+    from graphmem_client import AsyncMemory
+
+    _graphql(server_url, key, """mutation($ns: String!) { setPredicatePolicy(namespace: $ns,
+        predicate: "favorite_color", cardinality: ONE, strategy: MANUAL) { predicate } }""",
+             ns=ns)
+    for color in ("blue", "green"):
+        await session.call_tool("remember", {"subject": "Dana", "predicate": "favorite_color",
+                                             "object": color})
+    async with AsyncMemory(server_url, key, ns) as memory:
+        (conflict,) = await memory.conflicts()
+    return conflict
+
+
+async def test_resources_over_stdio(server_url: str, admin_token: str, ns: str) -> None:
+    async with _stdio(server_url, admin_token, ns) as session:
+        templates = (await session.list_resource_templates()).resource_templates
+        assert {t.uri_template for t in templates} == {
+            "graphmem://entity/{name}", "graphmem://session/{session_id}/summary"}
+
+        await session.call_tool("remember", {"subject": "Dana", "predicate": "works_at",
+                                             "object": "Acme Robotics"})
+        entity = _text(await session.read_resource("graphmem://entity/Dana"))
+        assert "Dana works at Acme Robotics (active" in entity
+        nobody = _text(await session.read_resource("graphmem://entity/Nobody%20Else"))
+        assert nobody == "Memory holds no current facts about Nobody Else."
+
+        summary = "graphmem://session/chat-1/summary"
+        assert _text(await session.read_resource(summary)) == "No summary of session chat-1 yet."
+        recorded = await session.call_tool("record", {"turns": [
+            {"role": "user", "content": "Let's plan the Porto move."}], "session_id": "chat-1"})
+        turn = _text(recorded).rsplit(": ", 1)[1].rstrip(".")
+        _graphql(server_url, admin_token, """mutation($ns: String!, $s: SummaryInput!) {
+            writeSummary(namespace: $ns, summary: $s) { id } }""", ns=ns, s={
+            "text": "Dana is planning a move to Porto.", "covers": [turn], "sessionId": "chat-1"})
+        assert "Dana is planning a move to Porto." in _text(await session.read_resource(summary))
+
+
+async def test_tools_over_streamable_http(server_url: str, admin_token: str, ns: str) -> None:
+    port = _free_port()
+    server = subprocess.Popen(
+        [GRAPHMEM_MCP, "--transport", "http", "--port", str(port)],
+        env={**os.environ, **_environment(server_url, admin_token, ns)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(port)
+        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            assert {t.name for t in (await session.list_tools()).tools} == {
+                t.name for t in TOOLS}
+            remembered = await session.call_tool("remember", {
+                "subject": "user", "predicate": "lives_in", "object": "Porto"})
+            assert _text(remembered).startswith("Remembered: ")
+            about = _text(await session.read_resource("graphmem://entity/user"))
+            assert "user lives in Porto" in about
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for(port: int) -> None:
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"graphmem-mcp did not listen on {port}")
+
+
+def _graphql(url: str, key: str, query: str, **variables: Any) -> dict[str, Any]:
+    body = httpx.post(url, json={"query": query, "variables": variables}, timeout=30,
+                      headers={"Authorization": f"Bearer {key}"}).json()
+    assert not body.get("errors"), body
+    return dict(body["data"])
