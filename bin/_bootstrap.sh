@@ -29,12 +29,16 @@ fi
 if [[ ! -x .venv/bin/python ]]; then
   "$PYTHON" -m venv .venv
 fi
-# Reinstall only when the dependency list changed.
+# Reinstall only when a dependency list changed: the service's and its Python client's.
 stamp=".venv/.graphmem-deps"
-want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+want="$(cat pyproject.toml clients/python/pyproject.toml | sha256sum | cut -d' ' -f1)"
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  .venv/bin/python -m pip install -q -e '.[dev]' -e clients/python
+  # ariadne-codegen (the client's generated layer, checked for drift by tests/clients) needs
+  # graphql-core 3.2 and strawberry 3.3: it gets a venv of its own.
+  [[ -x .venv/codegen/bin/python ]] || "$PYTHON" -m venv .venv/codegen
+  .venv/codegen/bin/python -m pip install -q './clients/python[codegen]'
   echo "$want" > "$stamp"
 fi
 export PATH="$ROOT/.venv/bin:$PATH"

@@ -1,25 +1,9 @@
 from enum import Enum
 
 
-class Action(str, Enum):
-    DELETE = "DELETE"
-    REDACT = "REDACT"
-
-
-class Cardinality(str, Enum):
-    ONE = "ONE"
-    MANY = "MANY"
-
-
 class ConflictStatus(str, Enum):
     OPEN = "OPEN"
     RESOLVED = "RESOLVED"
-
-
-class Direction(str, Enum):
-    OUT = "OUT"
-    IN = "IN"
-    BOTH = "BOTH"
 
 
 class EpisodeKind(str, Enum):
@@ -37,19 +21,6 @@ class FactStatus(str, Enum):
     DISPUTED = "DISPUTED"
     SUPERSEDED = "SUPERSEDED"
     RETRACTED = "RETRACTED"
-
-
-class JobKind(str, Enum):
-    EXTRACT = "EXTRACT"
-    SUMMARIZE_SESSION = "SUMMARIZE_SESSION"
-    SUMMARIZE_NAMESPACE = "SUMMARIZE_NAMESPACE"
-
-
-class JobState(str, Enum):
-    QUEUED = "QUEUED"
-    RUNNING = "RUNNING"
-    DONE = "DONE"
-    FAILED = "FAILED"
 
 
 class Outcome(str, Enum):
@@ -81,16 +52,3 @@ class Source(str, Enum):
     EXTRACTION = "EXTRACTION"
     INFERENCE = "INFERENCE"
     IMPORT = "IMPORT"
-
-
-class Strategy(str, Enum):
-    RECENCY = "RECENCY"
-    CONFIDENCE = "CONFIDENCE"
-    SOURCE_PRIORITY = "SOURCE_PRIORITY"
-    MANUAL = "MANUAL"
-
-
-class Verdict(str, Enum):
-    SUPPORTED = "SUPPORTED"
-    UNSUPPORTED = "UNSUPPORTED"
-    NO_EVIDENCE = "NO_EVIDENCE"

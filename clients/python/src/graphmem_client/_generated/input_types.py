@@ -3,7 +3,7 @@ from typing import Any, Optional
 from pydantic import Field
 
 from .base_model import BaseModel
-from .enums import Action, EpisodeKind, Sensitivity, Source
+from .enums import EpisodeKind, Sensitivity, Source
 
 
 class EpisodeInput(BaseModel):
@@ -27,23 +27,6 @@ class EpisodeInput(BaseModel):
     "0..1."
     sensitivity: Sensitivity = Sensitivity.PERSONAL
     "Sensitivity class."
-
-
-class EpisodeWhere(BaseModel):
-    """Filters for `episodes`; all are optional and combine with AND."""
-
-    session_id: Optional[str] = Field(alias="sessionId", default=None)
-    "Only this session."
-    occurred_from: Optional[Any] = Field(alias="occurredFrom", default=None)
-    "Occurred at or after."
-    occurred_to: Optional[Any] = Field(alias="occurredTo", default=None)
-    "Occurred before."
-    kinds: Optional[list[EpisodeKind]] = None
-    "Any of these."
-    actor: Optional[str] = None
-    "Exactly this actor."
-    text_contains: Optional[str] = Field(alias="textContains", default=None)
-    "Case-insensitive substring of the content."
 
 
 class FactInput(BaseModel):
@@ -73,21 +56,6 @@ class FactInput(BaseModel):
     "e.g. organisation."
 
 
-class FactWhere(BaseModel):
-    """Filters for `facts`; all optional, combined with AND."""
-
-    subject: Optional[str] = None
-    "Subject name or alias."
-    predicate: Optional[str] = None
-    "e.g. works_at."
-    object_: Optional[str] = Field(alias="object", default=None)
-    "Object name or literal."
-    source: Optional[Source] = None
-    "Only this source."
-    min_confidence: Optional[float] = Field(alias="minConfidence", default=None)
-    "At least this confidence."
-
-
 class LiteralInput(BaseModel):
     """A typed literal object: set exactly one field."""
 
@@ -99,38 +67,6 @@ class LiteralInput(BaseModel):
     "A boolean."
     date: Optional[Any] = None
     "A calendar date."
-
-
-class RetentionPolicyInput(BaseModel):
-    """A retention policy; one per (kind, sensitivity) pair."""
-
-    max_age_days: float = Field(alias="maxAgeDays")
-    "Keep episodes this many days."
-    action: Action
-    "delete or redact."
-    kind: Optional[EpisodeKind] = None
-    "null: any kind."
-    sensitivity: Optional[Sensitivity] = None
-    "null: any sensitivity (e.g. HEALTH for health data)."
-
-
-class SummaryInput(BaseModel):
-    """A summary to store, with exactly what it covers and cites."""
-
-    text: str
-    "The summary text."
-    covers: list[str]
-    "The episodes (ids or externalIds) or summaries (ids) it summarises (at least one)."
-    cites: list[str] = Field(default_factory=lambda: [])
-    "Ids of the facts it relies on."
-    session_id: Optional[str] = Field(alias="sessionId", default=None)
-    "Its session, if any."
-    scope: str = "session"
-    "session, user, day, …"
-    level: int = 1
-    "1 over episodes, 2 over summaries."
-    producer: Optional[str] = None
-    "Who wrote it."
 
 
 FactInput.model_rebuild()
