@@ -1,97 +1,40 @@
-"""What an agent developer would copy: record a conversation, assert facts with evidence,
-write a summary, print the provenance of one fact, then let the user change jobs and ask
-memory what is true now, what was true before, and why.
+"""An agent's memory in one loop, with the Python client: recall before answering, record the
+turn, remember what the user states (with the turn as evidence), ask why, let memory keep the
+history when the user changes jobs, and forget on request.
 
-Run `bin/serve` in one terminal, create a key (`.venv/bin/graphmem keys create demo -n 'demo/*'`),
-then:  GRAPHMEM_KEY=gm_... .venv/bin/python examples/agent_memory.py
+Run `bin/serve`, then:
+  GRAPHMEM_KEY=$(cat .graphmem/dev-admin-key) .venv/bin/python examples/agent_memory.py
+(an agent needs only the client: pip install ./clients/python)
 """
 
-from __future__ import annotations
+from graphmem_client import Memory
 
-import json
-import os
-import sys
-from typing import Any
-
-import httpx
-
-URL = os.environ.get("GRAPHMEM_URL", "http://127.0.0.1:8000/graphql")
-NAMESPACE = "demo/user-42"
+memory = Memory(namespace="demo/user-42")  # GRAPHMEM_URL and GRAPHMEM_KEY from the environment
 
 
-def graphql(query: str, **variables: Any) -> dict[str, Any]:
-    response = httpx.post(URL, json={"query": query, "variables": variables}, timeout=30,
-                          headers={"Authorization": f"Bearer {os.environ['GRAPHMEM_KEY']}"})
-    body: dict[str, Any] = response.json()
-    if body.get("errors"):
-        sys.exit(f"graphmem error: {json.dumps(body['errors'], indent=2)}")
-    return dict(body["data"])
+def turn(ext: str, at: str, said: str, session: str = "chat-1") -> str:
+    context = memory.recall(said, session_id=session).text  # what to put in the prompt
+    reply = f"(your model answers here, given {len(context)} characters of memory)"
+    memory.record([{"external_id": ext, "role": "user", "actor": "Dana", "content": said,
+                    "occurred_at": at},
+                   {"external_id": f"{ext}-reply", "role": "assistant", "content": reply,
+                    "occurred_at": at}], session_id=session)
+    return reply
 
 
-conversation = [
-    ("u1", "user", "USER_MESSAGE", "Hi! I'm Dana. I just started a new job at Acme Robotics."),
-    ("a1", "assistant", "AGENT_MESSAGE", "Congratulations, Dana! What will you work on?"),
-    ("u2", "user", "USER_MESSAGE", "Motion planning. Also, I moved to Lisbon last month."),
-]
-recorded = graphql(
-    """mutation($ns: String!, $eps: [EpisodeInput!]!) {
-         recordEpisodes(namespace: $ns, episodes: $eps) { created duplicates episodes { id } } }""",
-    ns=NAMESPACE,
-    eps=[{"externalId": ext, "sessionId": "chat-1", "actor": actor, "kind": kind,
-          "content": text, "occurredAt": f"2026-05-01T09:0{i}:00Z"}
-         for i, (ext, actor, kind, text) in enumerate(conversation)])
-print("episodes:", recorded["recordEpisodes"]["created"], "created,",
-      recorded["recordEpisodes"]["duplicates"], "already there")
+turn("u1", "2026-05-01T09:00:00Z", "Hi! I'm Dana. I just started a new job at Acme Robotics.")
+turn("u2", "2026-05-01T09:01:00Z", "Motion planning. Also, I moved to Lisbon last month.")
+acme = memory.remember("Dana", "works_at", "Acme Robotics", evidence=["u1"])
+memory.remember("Dana", "lives_in", "Lisbon", evidence=["u2"], confidence=0.9)
+why = memory.why(acme.fact.id)
+print("why does the agent believe:", why.fact.text, "<-", why.evidence[0].content)
 
-asserted = graphql(
-    """mutation($ns: String!, $facts: [FactInput!]!) {
-         assertFacts(namespace: $ns, facts: $facts) { outcome fact { id text } } }""",
-    ns=NAMESPACE,
-    facts=[
-        {"subject": "Dana", "predicate": "works_at", "object": "Acme Robotics",
-         "source": "USER_STATEMENT", "evidence": ["u1"], "subjectType": "person"},
-        {"subject": "Dana", "predicate": "lives_in", "object": "Lisbon",
-         "source": "USER_STATEMENT", "evidence": ["u2"], "confidence": 0.9},
-    ])
-for item in asserted["assertFacts"]:
-    print(f"fact {item['outcome'].lower()}: {item['fact']['text']}")
-works_at = asserted["assertFacts"][0]["fact"]["id"]
+# Months later Dana changes jobs: the new fact supersedes the old one, which stays as history.
+turn("u3", "2026-09-02T10:00:00Z", "I switched jobs in August: I'm at Globex now.", "chat-2")
+memory.remember("Dana", "works_at", "Globex", evidence=["u3"], valid_from="2026-08-01T00:00:00Z")
+print("memory now:", memory.recall("Where does Dana work?").text.replace("\n", " | "))
+for newer in memory.why(acme.fact.id).superseded_by:
+    print(f"{newer.object} superseded {acme.fact.object} (until {newer.valid_from:%Y-%m-%d})")
 
-episode_ids = [e["id"] for e in recorded["recordEpisodes"]["episodes"]]
-graphql(
-    """mutation($ns: String!, $s: SummaryInput!) { writeSummary(namespace: $ns, summary: $s) {
-         id } }""",
-    ns=NAMESPACE, s={"text": "Dana started at Acme Robotics (motion planning), lives in Lisbon.",
-                     "covers": episode_ids, "cites": [works_at], "sessionId": "chat-1",
-                     "producer": "example"})
-
-audit = graphql(
-    """query($ns: String!, $id: ID!) { provenance(namespace: $ns, factId: $id) {
-         fact { text source confidence assertedBy recordedAt }
-         evidence { sessionId actor occurredAt content }
-         citedBy { text } } }""",
-    ns=NAMESPACE, id=works_at)["provenance"]
-print("\nwhy does the agent believe:", audit["fact"]["text"])
-print(json.dumps(audit, indent=2))
-
-# Months later the user changes jobs. Memory keeps the history and says why it changed.
-graphql("""mutation($ns: String!, $eps: [EpisodeInput!]!) {
-             recordEpisodes(namespace: $ns, episodes: $eps) { created } }""",
-        ns=NAMESPACE, eps=[{"externalId": "u3", "sessionId": "chat-2", "actor": "user",
-                            "kind": "USER_MESSAGE", "occurredAt": "2026-09-02T10:00:00Z",
-                            "content": "Actually, I switched jobs in August: I'm at Globex now."}])
-graphql("""mutation($ns: String!, $facts: [FactInput!]!) {
-             assertFacts(namespace: $ns, facts: $facts) { outcome } }""",
-        ns=NAMESPACE, facts=[{"subject": "Dana", "predicate": "works_at", "object": "Globex",
-                              "source": "USER_STATEMENT", "evidence": ["u3"],
-                              "validFrom": "2026-08-01T00:00:00Z"}])
-employer = """query($ns: String!, $at: DateTime) {
-  facts(namespace: $ns, where: {subject: "Dana", predicate: "works_at"}, validAt: $at) {
-    nodes { object validFrom validTo supersedes { fact { object } strategy reason } } } }"""
-now = graphql(employer, ns=NAMESPACE)["facts"]["nodes"]
-june = graphql(employer, ns=NAMESPACE, at="2026-06-15T00:00:00Z")["facts"]["nodes"]
-print("\nDana works at", now[0]["object"], "now; in June she worked at", june[0]["object"],
-      f"(until {june[0]['validTo']})")
-for link in now[0]["supersedes"]:
-    print(f"  {now[0]['object']} superseded {link['fact']['object']}: {link['strategy']}, "
-          f"{link['reason']}")
+receipt = memory.forget(entity="Lisbon")  # "forget where I live": erased, with a receipt
+print("forgotten:", receipt.counts)
