@@ -244,6 +244,22 @@ def worker(
         tracing.shutdown()  # export the spans still queued
 
 
+@app.command("mcp", context_settings={"allow_extra_args": True,
+                                      "ignore_unknown_options": True})
+def mcp(ctx: typer.Context) -> None:
+    """graphmem's memory as MCP tools and resources for one end user (GRAPHMEM_URL,
+    GRAPHMEM_KEY, GRAPHMEM_NAMESPACE), over stdio or --transport http: the client package's
+    server (installed from ./clients/python with its mcp extra), a client of the public API
+    like any agent."""
+    try:
+        from graphmem_client.mcp import main as serve_mcp
+    except ImportError as exc:
+        raise typer.BadParameter(
+            f"the MCP server is in the client package: pip install './clients/python[mcp]' "
+            f"({exc})") from exc
+    serve_mcp(ctx.args)
+
+
 @app.command("serve")
 def serve(
     host: str | None = typer.Option(None, help="Bind address (default GRAPHMEM_HOST)."),

@@ -30,9 +30,10 @@ def _environment(server_url: str, key: str, namespace: str) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def _stdio(server_url: str, key: str, namespace: str) -> AsyncIterator[ClientSession]:
+async def _stdio(server_url: str, key: str, namespace: str,
+                 command: tuple[str, ...] = (GRAPHMEM_MCP,)) -> AsyncIterator[ClientSession]:
     parameters = StdioServerParameters(
-        command=GRAPHMEM_MCP,
+        command=command[0], args=list(command[1:]),
         env=_environment(server_url, key, namespace))
     with open(os.devnull, "w") as quiet:
         async with stdio_client(parameters, errlog=quiet) as (read, write), \
@@ -171,3 +172,12 @@ def _graphql(url: str, key: str, query: str, **variables: Any) -> dict[str, Any]
                       headers={"Authorization": f"Bearer {key}"}).json()
     assert not body.get("errors"), body
     return dict(body["data"])
+
+
+async def test_graphmem_mcp_is_the_same_server(server_url: str, admin_token: str,
+                                               ns: str) -> None:
+    """`graphmem mcp`, the service's CLI, runs the client package's server."""
+    graphmem = str(Path(sys.executable).with_name("graphmem"))
+    async with _stdio(server_url, admin_token, ns, (graphmem, "mcp")) as session:
+        listed = (await session.list_tools()).tools
+        assert [t.name for t in listed] == [t.name for t in TOOLS]
