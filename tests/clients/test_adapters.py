@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -10,6 +11,8 @@ from typing import Any
 import pytest
 from graphmem_client import AsyncMemory, Memory, Turn
 from graphmem_client.langchain import GraphmemRetriever
+from graphmem_client.langgraph import PREDICATE, GraphmemStore, subject_of
+from langgraph.store.base import GetOp, PutOp
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 CONVERSATION = [
@@ -83,3 +86,86 @@ async def test_retriever_async(amemory: AsyncMemory, memory: Memory) -> None:
     # Only a sync Memory: LangChain runs it in a thread.
     _check_search(await GraphmemRetriever(memory=memory).ainvoke("Acme Robotics"),
                   episodes, fact_id)
+
+
+def _history(memory: Memory, namespace: tuple[str, ...], key: str) -> list[str]:
+    """The objects graphmem holds for an item, current first, then what it superseded."""
+    (current,) = [f for f in memory.about(subject_of(namespace, key)) if f.predicate == PREDICATE]
+    return [current.object, *(f.object for f in memory.why(current.id).supersedes)]
+
+
+def _value(envelope: str) -> Any:
+    return json.loads(envelope)["value"]
+
+
+def test_store_sync(memory: Memory) -> None:
+    store = GraphmemStore(memory)
+    assert store.get(("users", "dana"), "prefs") is None
+    store.put(("users", "dana"), "prefs", {"food": "pizza", "spice": 2})
+    first = store.get(("users", "dana"), "prefs")
+    assert first is not None and first.value == {"food": "pizza", "spice": 2}
+    assert first.namespace == ("users", "dana") and first.key == "prefs"
+    assert first.created_at.tzinfo is not None and first.updated_at == first.created_at
+
+    store.put(("users", "dana"), "prefs", {"food": "sushi", "spice": 4})
+    second = store.get(("users", "dana"), "prefs")
+    assert second is not None and second.value == {"food": "sushi", "spice": 4}
+    assert second.updated_at >= first.updated_at
+    assert [_value(o) for o in _history(memory, ("users", "dana"), "prefs")] == [
+        {"food": "sushi", "spice": 4}, {"food": "pizza", "spice": 2}]
+
+    store.put(("users", "dana"), "Prefs", {"food": "tapas"})  # case matters to LangGraph
+    store.put(("users", "eli"), "prefs", {"food": "ramen", "spice": 1})
+    store.put(("docs",), "readme", {"text": "graphmem keeps history"})
+    assert store.get(("users", "dana"), "prefs").value["food"] == "sushi"  # type: ignore[union-attr]
+
+    assert {(i.namespace, i.key) for i in store.search(("users",))} == {
+        (("users", "dana"), "prefs"), (("users", "dana"), "Prefs"), (("users", "eli"), "prefs")}
+    assert [i.key for i in store.search(("users", "eli"))] == ["prefs"]
+    spicy = store.search(("users",), filter={"spice": {"$gte": 2}})
+    assert [i.value["food"] for i in spicy] == ["sushi"]
+    assert [i.value["food"] for i in store.search((), filter={"food": "ramen"})] == ["ramen"]
+    assert len(store.search(("users",), limit=2)) == 2
+    assert len(store.search(("users",), limit=2, offset=2)) == 1
+    found = store.search(("users",), query="ramen")
+    assert found and found[0].value["food"] == "ramen" and found[0].score is not None
+    assert store.search(("docs",), query="ramen") == []
+
+    assert store.list_namespaces() == [("docs",), ("users", "dana"), ("users", "eli")]
+    assert store.list_namespaces(prefix=("users",)) == [("users", "dana"), ("users", "eli")]
+    assert store.list_namespaces(suffix=("eli",)) == [("users", "eli")]
+    assert store.list_namespaces(prefix=("users", "*")) == [("users", "dana"), ("users", "eli")]
+    assert store.list_namespaces(max_depth=1) == [("docs",), ("users",)]
+
+    store.delete(("users", "dana"), "prefs")
+    assert store.get(("users", "dana"), "prefs") is None
+    store.delete(("users", "dana"), "prefs")  # deleting nothing is fine
+    assert store.get(("users", "dana"), "Prefs") is not None
+    facts = memory.about(subject_of(("users", "dana"), "prefs"))
+    assert facts == []  # retracted: not current, but kept as history
+    with pytest.raises(NotImplementedError):
+        store.put(("users", "dana"), "prefs", {"a": 1}, ttl=5)
+
+
+async def test_store_async(amemory: AsyncMemory) -> None:
+    store = GraphmemStore(async_memory=amemory)
+    await store.aput(("users", "dana"), "prefs", {"food": "pizza"})
+    await store.aput(("users", "dana"), "prefs", {"food": "sushi"})
+    item = await store.aget(("users", "dana"), "prefs")
+    assert item is not None and item.value == {"food": "sushi"}
+    (fact,) = await amemory.about(subject_of(("users", "dana"), "prefs"))
+    (superseded,) = (await amemory.why(fact.id)).supersedes
+    assert _value(superseded.object) == {"food": "pizza"}
+    assert [i.key for i in await store.asearch(("users",))] == ["prefs"]
+    assert await store.alist_namespaces() == [("users", "dana")]
+    results = await store.abatch([
+        PutOp(("users", "eli"), "prefs", {"food": "ramen"}),
+        GetOp(("users", "eli"), "prefs"),
+        PutOp(("users", "eli"), "prefs", None),
+        GetOp(("users", "eli"), "prefs")])
+    assert results[0] is None and results[1].value == {"food": "ramen"}  # type: ignore[union-attr]
+    assert results[2:] == [None, None]
+    await store.adelete(("users", "dana"), "prefs")
+    assert await store.aget(("users", "dana"), "prefs") is None
+    with pytest.raises(ValueError, match="memory="):
+        GraphmemStore(async_memory=amemory).get(("users",), "x")
