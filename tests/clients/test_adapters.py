@@ -111,6 +111,8 @@ def test_store_sync(memory: Memory) -> None:
     second = store.get(("users", "dana"), "prefs")
     assert second is not None and second.value == {"food": "sushi", "spice": 4}
     assert second.updated_at >= first.updated_at
+    store.put(("users", "dana"), "prefs", {"spice": 4, "food": "sushi"})  # the same value
+    assert store.get(("users", "dana"), "prefs") == second  # restated: nothing new
     assert [_value(o) for o in _history(memory, ("users", "dana"), "prefs")] == [
         {"food": "sushi", "spice": 4}, {"food": "pizza", "spice": 2}]
 
