@@ -43,7 +43,7 @@ from graphmem.jobs import switches  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 from graphmem.observability import logs  # noqa: E402
 from graphmem.pipelines.worker import Worker  # noqa: E402
-from tests.pipelines.chat_endpoint import Reply, chat_endpoint  # noqa: E402
+from tests.support.chat_endpoint import Reply, chat_endpoint  # noqa: E402
 
 CITIES = ["Lisbon", "Porto", "Berlin", "Madrid", "Oslo", "Turin", "Lyon", "Ghent"]
 FIRMS = ["Acme Robotics", "Globex", "Initech", "Umbrella", "Hooli", "Stark Industries"]
