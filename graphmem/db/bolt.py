@@ -12,7 +12,7 @@ Two costs of the driver (neo4j 6.1) that graphmem measured on its hot paths and 
   each here (1 µs on the direct path); a 500-fact batch carries a thousand. graphmem hands UTC
   to the driver only (``timeutil.to_native``), so ``install_fast_utc`` adds a direct path for
   ``datetime`` in ``datetime.UTC`` that builds the same Bolt structure, and leaves every
-  other value to the driver. ``tests/test_bolt.py`` checks it against the driver's own.
+  other value to the driver. ``tests/db/test_bolt.py`` checks it against the driver's own.
 - Unpacking one costs 43 µs the same way, and a page of 50 facts carries about 200: a third
   of a fact lookup. An instant stored in UTC to the microsecond (all graphmem writes) now
   comes back as a ``datetime`` in ``datetime.UTC`` in under 1 µs; any other (a time zone, a
