@@ -92,13 +92,13 @@ class GraphmemStore(BaseStore):
         if self.memory is None:
             raise ValueError("GraphmemStore needs memory= (a Memory) for sync calls")
         memory = self.memory
-        return [memory._run(self._op(memory.namespace, op)) for op in ops]
+        return [memory.run(self._op(memory.namespace, op)) for op in ops]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         if self.async_memory is None:
             return await asyncio.to_thread(self.batch, list(ops))
         memory = self.async_memory
-        return [await memory._run(self._op(memory.namespace, op)) for op in ops]
+        return [await memory.run(self._op(memory.namespace, op)) for op in ops]
 
     def _op(self, ns: str, op: Op) -> Steps:
         validate_op_namespace(op)

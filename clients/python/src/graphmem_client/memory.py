@@ -68,54 +68,54 @@ class Memory:
     def record(self, turns: Iterable[Turn | dict[str, Any]], *,
                session_id: str | None = None) -> RecordResult:
         """Log turns verbatim, oldest first; sending them again (or more of them) is safe."""
-        return self._run(ops.record(self.namespace, turns, session_id))
+        return self.run(ops.record(self.namespace, turns, session_id))
 
     def remember(self, subject: str, predicate: str, object: Value, *,
                  evidence: list[str] | None = None, valid_from: datetime | str | None = None,
                  valid_to: datetime | str | None = None,
                  confidence: float | None = None) -> Remembered:
         """Assert ``subject predicate object`` (a string object names an entity)."""
-        return self._run(ops.remember(self.namespace, subject, predicate, object, evidence,
+        return self.run(ops.remember(self.namespace, subject, predicate, object, evidence,
                                       valid_from, valid_to, confidence))
 
     def recall(self, query: str, *, budget: int = 1000,
                session_id: str | None = None) -> Recall:
         """What to know for this turn, within ``budget`` tokens; ``.text`` goes in the prompt."""
-        return self._run(ops.recall(self.namespace, query, budget, session_id))
+        return self.run(ops.recall(self.namespace, query, budget, session_id))
 
     def search(self, query: str, *, limit: int = 10,
                kinds: list[str] | None = None) -> list[Hit]:
         """Hybrid search over episodes, facts, summaries, entities (``kinds`` narrows it)."""
-        return self._run(ops.search(self.namespace, query, limit, kinds))
+        return self.run(ops.search(self.namespace, query, limit, kinds))
 
     def about(self, entity: str) -> list[Fact]:
         """Current facts with the entity as subject or object (the newest 200 of each)."""
-        return self._run(ops.about(self.namespace, entity))
+        return self.run(ops.about(self.namespace, entity))
 
     def why(self, fact_id: str) -> Provenance:
         """Evidence episodes, citing summaries and supersession of one fact."""
-        return self._run(ops.why(self.namespace, fact_id))
+        return self.run(ops.why(self.namespace, fact_id))
 
     def correct(self, fact_id: str, object: Value, *, reason: str) -> Fact:
         """Replace a fact's object; the old fact stays as superseded history."""
-        return self._run(ops.correct(self.namespace, fact_id, object, reason))
+        return self.run(ops.correct(self.namespace, fact_id, object, reason))
 
     def retract(self, fact_id: str, *, reason: str) -> Fact:
         """Withdraw a fact; it stays as retracted history."""
-        return self._run(ops.retract(self.namespace, fact_id, reason))
+        return self.run(ops.retract(self.namespace, fact_id, reason))
 
     def forget(self, *, entity: str | None = None, episodes: list[str] | None = None,
                namespace: bool = False) -> Receipt:
         """Erase an entity's facts, some episodes, or (``namespace=True``) everything."""
-        return self._run(ops.forget(self.namespace, entity, episodes, namespace))
+        return self.run(ops.forget(self.namespace, entity, episodes, namespace))
 
     def conflicts(self) -> list[Conflict]:
         """Open conflicts, newest first."""
-        return self._run(ops.conflicts(self.namespace))
+        return self.run(ops.conflicts(self.namespace))
 
     def resolve(self, conflict_id: str, keep: str, *, reason: str) -> Conflict:
         """Settle a conflict by keeping the candidate fact ``keep``."""
-        return self._run(ops.resolve(self.namespace, conflict_id, keep, reason))
+        return self.run(ops.resolve(self.namespace, conflict_id, keep, reason))
 
     def close(self) -> None:
         self._http.close()
@@ -129,7 +129,10 @@ class Memory:
     def __repr__(self) -> str:
         return f"Memory(url={self._settings.url!r}, namespace={self.namespace!r})"
 
-    def _run(self, steps: ops.Steps[T]) -> T:
+    def run(self, steps: ops.Steps[T]) -> T:
+        """Run a composed operation on this connection: a generator that yields GraphQL
+        ``Call``s and receives their data (how every method here is written, and how the
+        adapters compose their own); same key, retries and typed errors."""
         try:
             call = next(steps)
             while True:
@@ -177,7 +180,7 @@ class AsyncMemory:
     async def record(self, turns: Iterable[Turn | dict[str, Any]], *,
                      session_id: str | None = None) -> RecordResult:
         """See ``Memory.record``."""
-        return await self._run(ops.record(self.namespace, turns, session_id))
+        return await self.run(ops.record(self.namespace, turns, session_id))
 
     async def remember(self, subject: str, predicate: str, object: Value, *,
                        evidence: list[str] | None = None,
@@ -185,47 +188,47 @@ class AsyncMemory:
                        valid_to: datetime | str | None = None,
                        confidence: float | None = None) -> Remembered:
         """See ``Memory.remember``."""
-        return await self._run(ops.remember(self.namespace, subject, predicate, object,
+        return await self.run(ops.remember(self.namespace, subject, predicate, object,
                                             evidence, valid_from, valid_to, confidence))
 
     async def recall(self, query: str, *, budget: int = 1000,
                      session_id: str | None = None) -> Recall:
         """See ``Memory.recall``."""
-        return await self._run(ops.recall(self.namespace, query, budget, session_id))
+        return await self.run(ops.recall(self.namespace, query, budget, session_id))
 
     async def search(self, query: str, *, limit: int = 10,
                      kinds: list[str] | None = None) -> list[Hit]:
         """See ``Memory.search``."""
-        return await self._run(ops.search(self.namespace, query, limit, kinds))
+        return await self.run(ops.search(self.namespace, query, limit, kinds))
 
     async def about(self, entity: str) -> list[Fact]:
         """See ``Memory.about``."""
-        return await self._run(ops.about(self.namespace, entity))
+        return await self.run(ops.about(self.namespace, entity))
 
     async def why(self, fact_id: str) -> Provenance:
         """See ``Memory.why``."""
-        return await self._run(ops.why(self.namespace, fact_id))
+        return await self.run(ops.why(self.namespace, fact_id))
 
     async def correct(self, fact_id: str, object: Value, *, reason: str) -> Fact:
         """See ``Memory.correct``."""
-        return await self._run(ops.correct(self.namespace, fact_id, object, reason))
+        return await self.run(ops.correct(self.namespace, fact_id, object, reason))
 
     async def retract(self, fact_id: str, *, reason: str) -> Fact:
         """See ``Memory.retract``."""
-        return await self._run(ops.retract(self.namespace, fact_id, reason))
+        return await self.run(ops.retract(self.namespace, fact_id, reason))
 
     async def forget(self, *, entity: str | None = None, episodes: list[str] | None = None,
                      namespace: bool = False) -> Receipt:
         """See ``Memory.forget``."""
-        return await self._run(ops.forget(self.namespace, entity, episodes, namespace))
+        return await self.run(ops.forget(self.namespace, entity, episodes, namespace))
 
     async def conflicts(self) -> list[Conflict]:
         """See ``Memory.conflicts``."""
-        return await self._run(ops.conflicts(self.namespace))
+        return await self.run(ops.conflicts(self.namespace))
 
     async def resolve(self, conflict_id: str, keep: str, *, reason: str) -> Conflict:
         """See ``Memory.resolve``."""
-        return await self._run(ops.resolve(self.namespace, conflict_id, keep, reason))
+        return await self.run(ops.resolve(self.namespace, conflict_id, keep, reason))
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -240,7 +243,8 @@ class AsyncMemory:
     def __repr__(self) -> str:
         return f"AsyncMemory(url={self._settings.url!r}, namespace={self.namespace!r})"
 
-    async def _run(self, steps: ops.Steps[T]) -> T:
+    async def run(self, steps: ops.Steps[T]) -> T:
+        """The async twin of ``Memory.run``."""
         try:
             call = next(steps)
             while True:
