@@ -3,8 +3,9 @@
 The node keeps its id, time, session position and provenance links (facts it evidences still
 point at it, so an auditor sees *that* there was evidence and that it was redacted, when, by
 whom and why); the content, the next turn's copy of it (search context), metadata and the
-embedding are gone, and the fulltext index follows the node. Summaries covering it become
-stale and are rebuilt without it where summaries are switched on.
+embedding are gone, and the fulltext index follows the node. Summaries covering it (and those
+built on them) are withdrawn: their text, which may repeat the redacted words, is replaced and
+they are stale, rebuilt without it where summaries are switched on.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from graphmem.episodes.store import Episode, by_ids, earliest_per_session, resol
 from graphmem.summaries import store as summaries
 
 PLACEHOLDER = "[redacted]"
+WITHDRAWN = "[withdrawn: content it covered was redacted]"
 MAX_REASON = 1_000
 
 
@@ -35,7 +37,8 @@ async def redact_episode(db: Database, ns: Namespace, ref: str, reason: str,
 async def redact_in(tx: Tx, ns: Namespace, ids: list[str], reason: str,
                     actor: str | None) -> dict[str, int]:
     """Redact episodes by id inside a running transaction (retention sweeps use it too)."""
-    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was redacted")
+    stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was redacted",
+                                       WITHDRAWN)
     rows = await tx.run("episodes/redact", ns=ns, ids=ids, placeholder=PLACEHOLDER,
                         reason=reason, actor=actor, now=to_native(datetime.now(UTC)))
     sessions = earliest_per_session(rows[0]["sessions"])

@@ -21,6 +21,9 @@ async def test_redaction_keeps_structure_and_removes_content(gql: GraphQLClient,
         {subject: "user", predicate: "passport", value: {string: "X1234567"},
          evidence: ["m1"]}]) { fact { id } } }""", ns=ns)
     fact_id = asserted["assertFacts"][0]["fact"]["id"]
+    await gql.ok("""mutation($ns: String!) { writeSummary(namespace: $ns, summary: {
+        text: "The user's passport number is X1234567.", covers: ["m1", "m2"]}) { id } }""",
+                 ns=ns)
     await embed_all_pending(db, LocalEmbedder(), 256)
 
     done = (await gql.ok(REDACT, ns=ns, id="m1", why="user asked"))["redactEpisode"]
@@ -41,6 +44,17 @@ async def test_redaction_keeps_structure_and_removes_content(gql: GraphQLClient,
     hits = await gql.ok("""query($ns: String!) { search(namespace: $ns,
         query: "passport number", kinds: [EPISODE]) { hits { episode { externalId } } } }""", ns=ns)
     assert "m1" not in str(hits)
+    # A summary of it repeated the number: its text is withdrawn, so no path finds it.
+    summaries = await gql.ok("""query($ns: String!) { search(namespace: $ns,
+        query: "X1234567 passport", kinds: [SUMMARY]) { hits { summary { text stale } } } }""",
+                             ns=ns)
+    assert "X1234567" not in str(summaries)
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE any(k IN keys(n) WHERE n[k] IS :: STRING "
+        "AND n[k] CONTAINS 'X1234567') RETURN labels(n) AS labels, n.id AS id", {"ns": ns},
+        database_=db.name)
+    # Only the fact and its literal value keep it: facts are not redacted with an episode.
+    assert sorted(r["labels"] for r in rows) == [["Fact"], ["Value"]]
 
     # The client retrying its original write is told it is a duplicate, not refused.
     again = await gql.ok(RECORD, ns=ns, eps=batch)
