@@ -3,46 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-import httpx
 
 from graphmem.db.database import Database
 from tests.support import ROOT
 from tests.support.graph import delete_namespace
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def _serving() -> Iterator[str]:
-    """`graphmem serve` on a free port, as a user runs it; yields its base URL once ready."""
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
-        env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+from tests.support.server import serving
 
 
 def _run_example(name: str, url: str, key: str) -> subprocess.CompletedProcess[str]:
@@ -53,7 +20,7 @@ def _run_example(name: str, url: str, key: str) -> subprocess.CompletedProcess[s
 
 async def test_agent_memory_example_runs(admin_token: str, db: Database) -> None:
     await delete_namespace(db, "demo/user-42")
-    with _serving() as url:
+    with serving() as url:
         run = _run_example("agent_memory.py", url, admin_token)
     assert run.returncode == 0, run.stderr
     out = run.stdout
@@ -71,7 +38,7 @@ async def test_agent_tools_example_runs(admin_token: str, db: Database) -> None:
     """The tool-calling example: the definitions for both vendors and a scripted model turn
     dispatched against `graphmem serve`."""
     await delete_namespace(db, "demo/user-43")
-    with _serving() as url:
+    with serving() as url:
         run = _run_example("agent_tools.py", url, admin_token)
     await delete_namespace(db, "demo/user-43")
     assert run.returncode == 0, run.stderr

@@ -21,6 +21,8 @@ from mcp.client import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.support.server import free_port
+
 # The entry point `pip install 'graphmem-client[mcp]'` installs beside this Python.
 GRAPHMEM_MCP = str(Path(sys.executable).with_name("graphmem-mcp"))
 
@@ -130,7 +132,7 @@ async def test_resources_over_stdio(server_url: str, admin_token: str, ns: str) 
 
 
 async def test_tools_over_streamable_http(server_url: str, admin_token: str, ns: str) -> None:
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [GRAPHMEM_MCP, "--transport", "http", "--port", str(port)],
         env={**os.environ, **_environment(server_url, admin_token, ns)},
@@ -150,12 +152,6 @@ async def test_tools_over_streamable_http(server_url: str, admin_token: str, ns:
     finally:
         server.terminate()
         server.wait(timeout=10)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _wait_for(port: int) -> None:

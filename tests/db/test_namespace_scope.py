@@ -22,6 +22,7 @@ import pytest
 
 from graphmem.db.database import Database
 from graphmem.db.statements import cypher_root, statement
+from tests.support.graph import plan_of
 
 UNSCOPED = {  # statement -> why it is not about one namespace
     "browser/01_namespaces": "lists the namespaces, for a person exploring in Browser",
@@ -179,15 +180,6 @@ def unscoped_lookups(plan: Any, counted: bool = False) -> list[str]:
 
 def _takes_ns(text: str) -> bool:
     return re.search(r"\$ns\b", text) is not None
-
-
-async def plan_of(db: Database, text: str) -> Any:
-    params = {p: None for p in re.findall(r"\$(\w+)", text)}
-    async with db.driver.session(database=db.name) as session:
-        result = await session.run(f"EXPLAIN {text}", params)
-        summary = await result.consume()
-    assert summary.plan is not None
-    return summary.plan
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n not in UNSCOPED])

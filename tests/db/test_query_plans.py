@@ -16,6 +16,7 @@ import pytest
 
 from graphmem.db.database import Database
 from graphmem.db.statements import cypher_root, statement
+from tests.support.graph import plan_of
 
 SCANS = {"NodeByLabelScan", "AllNodesScan", "DirectedAllRelationshipsScan",
          "UndirectedAllRelationshipsScan", "DirectedRelationshipTypeScan",
@@ -58,16 +59,6 @@ def _details(plan: Any) -> list[str]:
     return found
 
 
-async def _plan(db: Database, name: str) -> Any:
-    text = statement(name)
-    params = {p: None for p in re.findall(r"\$(\w+)", text)}
-    async with db.driver.session(database=db.name) as session:
-        result = await session.run(f"EXPLAIN {text}", params)
-        summary = await result.consume()
-    assert summary.plan is not None
-    return summary.plan
-
-
 def _operators(plan: Any) -> set[str]:
     found = {plan["operatorType"].split("@")[0]}
     for child in plan.get("children", []):
@@ -77,7 +68,7 @@ def _operators(plan: Any) -> set[str]:
 
 @pytest.mark.parametrize("name", NAMES)
 async def test_statement_uses_indexes(db: Database, name: str) -> None:
-    scans = _operators(await _plan(db, name)) & SCANS
+    scans = _operators(await plan_of(db, statement(name))) & SCANS
     if name in ALLOWED:  # the exemption is still needed, or it goes
         assert scans, f"{name} no longer scans: take it out of ALLOWED"
     else:
@@ -86,7 +77,7 @@ async def test_statement_uses_indexes(db: Database, name: str) -> None:
 
 @pytest.mark.parametrize("name", PER_TURN)
 async def test_per_turn_statement_never_seeks_a_whole_namespace(db: Database, name: str) -> None:
-    plan = await _plan(db, name)
+    plan = await plan_of(db, statement(name))
     seeks = [d for d in _details(plan) if NAMESPACE_WIDE_SEEK.search(d)]
     assert not seeks, f"{name} starts from a namespace-wide index: {seeks}"
     # An index hint alone may be planned as a scan of the whole index (a plan cached while

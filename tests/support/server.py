@@ -1,0 +1,44 @@
+"""`graphmem serve` as a user runs it, in a subprocess on a free port, for tests of what runs
+against a real service (the examples, the sync client, the MCP server)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving() -> Iterator[str]:
+    """`graphmem serve` with this process's environment (the suite's Neo4j); yields its base
+    URL once `/readyz` says ready, and stops it afterwards."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
+        env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
+            time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
