@@ -79,7 +79,8 @@ class NewEpisode:
     def content_hash(self, like: str | None = None) -> str:
         """What makes two submissions of one external_id "the same episode" (SHA-256, or an
         HMAC when content is encrypted; ``like``: a stored hash to compare with)."""
-        canonical = json.dumps([self.identity()[name] for name in IDENTITY_FIELDS],
+        identity = self.identity()
+        canonical = json.dumps([identity[name] for name in IDENTITY_FIELDS],
                                sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return encryption.fingerprint(canonical, like)
 
