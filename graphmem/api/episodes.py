@@ -16,7 +16,7 @@ from graphmem.api.pagination import Connection, to_connection
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
-from graphmem.episodes import redaction
+from graphmem.episodes import redaction, sessions
 from graphmem.episodes import store as domain
 from graphmem.facts import provenance
 from graphmem.jobs.queue import Triggers
@@ -183,3 +183,20 @@ async def episode(
     ns = ctx.namespace(namespace)
     found = await domain.by_ids(ctx.db, ns, [str(id)])
     return Episode.of(found[str(id)]) if str(id) in found else None
+
+
+@strawberry.type(description="A conversation: its episodes' count and time span.")
+class Session:
+    session_id: str = strawberry.field(description="The client's session id.")
+    episodes: int = strawberry.field(description="Episodes in it.")
+    first_at: datetime = strawberry.field(description="When its first episode occurred.")
+    last_at: datetime = strawberry.field(description="When its latest episode occurred.")
+
+
+async def list_sessions(info: Info, namespace: NamespaceArg, first: FirstArg = 50,
+                        after: AfterArg = None) -> Connection[Session]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    found = await sessions.page(ctx.db, ns, page_size(first, ctx.settings.max_page), after)
+    return to_connection(found, lambda s: Session(
+        session_id=s.session_id, episodes=s.episodes, first_at=s.first_at, last_at=s.last_at))

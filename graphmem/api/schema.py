@@ -33,6 +33,7 @@ from graphmem.api import search as search_api
 from graphmem.api import stats as stats_api
 from graphmem.api import summaries as summary_api
 from graphmem.api import traversal as traversal_api
+from graphmem.api import viewer as viewer_api
 from graphmem.api.cost import QueryCostLimit
 from graphmem.api.errors import TypedErrors, code_of
 from graphmem.api.pagination import Connection
@@ -104,6 +105,12 @@ class Query:
     pipelines: job_api.PipelineSwitches = strawberry.field(
         resolver=job_api.pipelines,
         description="Whether new episodes are extracted and sessions summarised.")
+    sessions: Connection[episode_api.Session] = strawberry.field(
+        resolver=episode_api.list_sessions,
+        description="A namespace's conversations, the most recently active first.")
+    viewer: viewer_api.Viewer = strawberry.field(
+        resolver=viewer_api.viewer,
+        description="The API key in use: its name, grants and the namespaces it may read.")
 
 
 @strawberry.type(description="Write memory. Each mutation is one transaction: it writes all or "

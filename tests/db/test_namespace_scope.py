@@ -26,6 +26,7 @@ from tests.support.graph import plan_of
 
 UNSCOPED = {  # statement -> why it is not about one namespace
     "browser/01_namespaces": "lists the namespaces, for a person exploring in Browser",
+    "memory/namespaces": "lists the namespaces under a key's prefix grant (viewer), names only",
     "embeddings/pending": "the service-wide embedding queue; writes back by node id",
     "embeddings/pending_count": "the size of that queue",
     "embeddings/store": "writes vectors to queued nodes by id",

@@ -31,7 +31,11 @@ WALK = {
     "job": 'job(namespace: $ns, id: $job) { id producedFacts { object } }',
     "pipelines": 'pipelines(namespace: $ns) { extract summarize }',
     "retention_policies": 'retentionPolicies(namespace: $ns) { kind maxAgeDays action }',
+    "sessions": 'sessions(namespace: $ns) { nodes { sessionId episodes lastAt } }',
 }
+
+# Root fields about the key itself, not a namespace (tests/api/test_viewer.py walks them).
+KEY_ONLY = {"viewer"}
 
 
 ADMIN_ONLY = {"audit_log"}
