@@ -6,19 +6,25 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
+# Installs Debian packages (as root) when a check says they are missing; the caller checks.
+debian_install() {
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "graphmem: installing $* from Debian" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  else
+    echo "graphmem: missing $*; install them (e.g. sudo apt-get install -y $*)" >&2
+    exit 1
+  fi
+}
+
 need_debian_packages=()
 if ! java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])'; then
   need_debian_packages+=(openjdk-17-jre-headless)
 fi
 command -v mvn >/dev/null 2>&1 || need_debian_packages+=(maven)
+command -v npm >/dev/null 2>&1 || need_debian_packages+=(npm)
 if ((${#need_debian_packages[@]})); then
-  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    echo "graphmem: installing ${need_debian_packages[*]} from Debian" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_debian_packages[@]}" >/dev/null
-  else
-    echo "graphmem: missing ${need_debian_packages[*]}; install them (e.g. sudo apt-get install -y ${need_debian_packages[*]})" >&2
-    exit 1
-  fi
+  debian_install "${need_debian_packages[@]}"
 fi
 
 PYTHON="${PYTHON:-python3}"
@@ -40,5 +46,13 @@ if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
   [[ -x .venv/codegen/bin/python ]] || "$PYTHON" -m venv .venv/codegen
   .venv/codegen/bin/python -m pip install -q './clients/python[codegen]'
   echo "$want" > "$stamp"
+fi
+# The browser libraries the console and GraphiQL serve (graphmem/console/assets.py), pinned
+# in package-lock.json and served from node_modules/: nothing is fetched at run time.
+npm_stamp="node_modules/.graphmem-lock"
+npm_want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [[ ! -f "$npm_stamp" || "$(cat "$npm_stamp")" != "$npm_want" ]]; then
+  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+  echo "$npm_want" > "$npm_stamp"
 fi
 export PATH="$ROOT/.venv/bin:$PATH"

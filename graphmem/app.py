@@ -17,11 +17,12 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, Router
 
 from graphmem.api import browser_guide
 from graphmem.api.http import graphql_route
+from graphmem.console import routes as console
 from graphmem.core.config import Settings, get_settings
 from graphmem.core.errors import GraphmemError
 from graphmem.db import migrations
@@ -102,9 +103,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=[
             Route("/healthz", _healthz),
             Route("/readyz", _readyz),
-            Mount("/browser", _cross_origin(Route("/guide", _browser_guide))),
+            Mount("/browser", _cross_origin(Route("/guide", _browser_guide),
+                                            Route("/style.grass", _browser_style))),
             Route("/metrics", metrics.endpoint),
-            graphql_route(settings),
+            graphql_route(settings, ide=console.graphiql),
+            *console.routes(),
         ],
         middleware=[Middleware(RequestIds)],
         lifespan=lifespan,
@@ -124,7 +127,13 @@ def _cross_origin(*routes: Route) -> CORSMiddleware:
 
 async def _browser_guide(request: Request) -> HTMLResponse:
     """Static slides and queries, no memory content: Neo4j Browser fetches them cross-origin."""
-    return HTMLResponse(browser_guide.render())
+    origin = f"{request.url.scheme}://{request.url.netloc}"  # where Browser fetched it from
+    return HTMLResponse(browser_guide.render(origin))
+
+
+async def _browser_style(request: Request) -> Response:
+    """The guide's Browser style (GraSS), fetched by ``:style <url>`` from Browser's origin."""
+    return Response(browser_guide.STYLE, media_type="text/plain; charset=utf-8")
 
 
 async def _readyz(request: Request) -> JSONResponse:

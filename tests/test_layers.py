@@ -1,6 +1,7 @@
 """Imports only go down: each part of the package may import only the parts below it.
 
     cli, app                 entry points: the service, the worker, the CLI
+    console                  the console and GraphiQL pages (clients of the GraphQL API)
     api                      GraphQL types and resolvers, a thin layer over the domain
     pipelines                extraction and summarising jobs, run by workers
     governance               erasure, retention, the audit trail, statistics
@@ -26,8 +27,8 @@ from pathlib import Path
 
 import graphmem
 
-LAYERS = ["cli", "app", "api", "pipelines", "governance", "retrieval", "facts", "episodes",
-          "summaries", "jobs", "security", "db", "local_neo4j", "observability", "core"]
+LAYERS = ["cli", "app", "console", "api", "pipelines", "governance", "retrieval", "facts",
+          "episodes", "summaries", "jobs", "security", "db", "local_neo4j", "observability", "core"]
 PACKAGE = Path(graphmem.__file__).resolve().parent
 
 

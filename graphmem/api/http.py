@@ -9,7 +9,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
 from graphmem.api.context import Context
@@ -29,8 +29,7 @@ class _UnreadableBody(Exception):
 
 class _GraphQLView(GraphQL[Context, None]):
     def __init__(self, settings: Settings) -> None:
-        super().__init__(build_schema(settings),
-                         graphql_ide="graphiql" if settings.graphiql else None)
+        super().__init__(build_schema(settings), graphql_ide=None)
         self.settings = settings
 
     def decode_json(self, data: str | bytes) -> object:
@@ -63,10 +62,12 @@ class _GraphQLView(GraphQL[Context, None]):
 
 
 class GraphQLEndpoint:
-    """ASGI app for ``/graphql``: limits, authentication, then the GraphQL view."""
+    """ASGI app for ``/graphql``: limits, authentication, then the GraphQL view. ``ide`` answers
+    a GET without a query: the GraphiQL page, served from local files (None: not served)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, ide: ASGIApp | None = None) -> None:
         self.settings = settings
+        self.ide = ide
         self.view = _GraphQLView(settings)
         self.limiter = RateLimiter(settings.rate_limit_per_minute)
         self.keys = KeyCache(settings.auth_cache_s)
@@ -74,7 +75,9 @@ class GraphQLEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         if request.method == "GET" and "query" not in request.query_params:
-            await self.view(scope, receive, send)  # the GraphiQL page itself holds no data
+            # The GraphiQL page itself holds no data; it asks with the key its user types.
+            page = self.ide or _error(404, "NOT_FOUND", "GraphiQL is off (GRAPHMEM_GRAPHIQL)")
+            await page(scope, receive, send)
             return
         with tracing.server_span("graphql", request.headers,
                                  {"graphmem.request_id": request_id.get() or ""}) as span:
@@ -187,5 +190,6 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
                     headers=headers)
 
 
-def graphql_route(settings: Settings) -> Route:
-    return Route("/graphql", GraphQLEndpoint(settings), methods=["GET", "POST"])
+def graphql_route(settings: Settings, ide: ASGIApp | None = None) -> Route:
+    return Route("/graphql", GraphQLEndpoint(settings, ide if settings.graphiql else None),
+                 methods=["GET", "POST"])

@@ -84,3 +84,18 @@ async def test_guide_is_served_cross_origin_with_every_query(client: httpx.Async
     assert response.text.count("code runnable") == len(SLIDES) + 4  # plus the :param lines
     for slide in SLIDES:
         assert slide.title in response.text
+
+
+async def test_guide_applies_its_style_from_where_it_was_fetched(
+        client: httpx.AsyncClient) -> None:
+    guide = (await client.get("/browser/guide")).text
+    assert "exec-topic='style http://graphmem.test/browser/style.grass'" in guide
+    preflight = await client.options("/browser/style.grass", headers={
+        "Origin": "http://localhost:7474", "Access-Control-Request-Method": "GET"})
+    assert preflight.status_code == 200
+    style = await client.get("/browser/style.grass", headers={"Origin": "http://localhost:7474"})
+    assert style.headers["access-control-allow-origin"] == "*"
+    for rule in ('node.Entity {', 'caption: "{name}"', 'node.Value {', 'caption: "{value}"',
+                 'node.Fact {', 'caption: "{text}"', "relationship.CANDIDATE {",
+                 "relationship.SUPERSEDES {"):
+        assert rule in style.text, rule
