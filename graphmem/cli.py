@@ -275,9 +275,11 @@ def serve(
     ensure_neo4j(settings)
     bind_host, bind_port = host or settings.host, port or settings.port
     if settings.uses_local_neo4j and settings.auth_required:
-        typer.echo(f"API key: {_local_dev_key(settings)} (send as 'Authorization: Bearer …'; "
-                   "GraphiQL has a Headers tab)", err=True)
-    typer.echo(f"GraphQL:  http://{bind_host}:{bind_port}/graphql", err=True)
+        typer.echo(f"API key: {_local_dev_key(settings)} (the console and GraphiQL ask for it; "
+                   "clients send it as 'Authorization: Bearer …')", err=True)
+    typer.echo(f"Console:  http://{bind_host}:{bind_port}/console", err=True)
+    typer.echo(f"GraphQL:  http://{bind_host}:{bind_port}/graphql (GraphiQL in a browser)",
+               err=True)
     if settings.uses_local_neo4j:
         local = LocalNeo4j.from_settings(settings)
         typer.echo(f"Browser:  {local.browser_url} (user neo4j, password in "

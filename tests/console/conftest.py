@@ -31,7 +31,8 @@ def service() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-async def browser() -> AsyncIterator[Browser]:
+async def browser(service: str) -> AsyncIterator[Browser]:
+    """Closed before the service stops (its open connections would hold the shutdown)."""
     assert CHROMIUM.exists(), "Debian's chromium is missing: bin/test installs it"
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(executable_path=str(CHROMIUM))

@@ -154,3 +154,35 @@ async def test_readable_at_phone_width(browser: Browser, memory: dict[str, str])
     finally:
         await page.context.close()
     assert not watch.outside and not watch.errors, (watch.outside, watch.errors)
+
+
+async def test_retention_and_erasing_episodes_and_the_namespace(
+        page: Page, memory: dict[str, str]) -> None:
+    await sign_in(page, memory["url"], memory["key"])
+    await visit(page, memory, "erase")
+    await page.get_by_label("Sensitivity").select_option("HEALTH")
+    await page.get_by_label("Keep for (days)").fill("30")
+    await page.get_by_role("button", name="Set policy…").click()
+    await page.get_by_role("dialog", name="Set a retention policy").get_by_role(
+        "button", name="Set policy").click()
+    policies = page.get_by_role("region", name="Retention policies")
+    await expect(policies.locator("tbody tr")).to_contain_text("health")
+
+    await visit(page, memory, "session", id="chat-1")
+    await page.get_by_label("Select for erasure").nth(2).check()  # "Noted, Alice."
+    await page.get_by_role("button", name="Erase selected episodes").click()
+    dialog = page.get_by_role("dialog", name="Erase 1 episode")
+    await dialog.get_by_label("Type ERASE to confirm").fill("ERASE")
+    await dialog.get_by_role("button", name="Erase").click()
+    await expect(page.locator(".receipt")).to_contain_text("Verified")
+    await expect(page.locator(".episode")).to_have_count(3)
+    await expect(page.locator("ol.episodes")).not_to_contain_text("Noted, Alice.")
+
+    await visit(page, memory, "erase")
+    await page.get_by_role("button", name="Erase namespace…").click()
+    dialog = page.get_by_role("dialog", name=f"Erase the namespace {memory['ns']}")
+    await dialog.get_by_label(f"Type {memory['ns']} to confirm").fill(memory["ns"])
+    await dialog.get_by_role("button", name="Erase everything").click()
+    await expect(page.locator(".receipt")).to_contain_text("Verified: nothing of it remains.")
+    await visit(page, memory, "overview")
+    await expect(page.locator(".stat", has_text="Episodes")).to_contain_text("0")

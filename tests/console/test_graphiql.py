@@ -25,6 +25,9 @@ async def test_graphiql_opens_ready_offline(page: Page, service: str, admin_toke
         await expect(tabs.filter(has_text=name)).to_have_count(1)
     await page.screenshot(path=shot("graphiql"))
     await tabs.filter(has_text="Recall").click()
+    await expect(page.locator(".graphiql-query-editor")).to_contain_text("query Recall")
+    # GraphiQL reads the tab's operation name after a 500 ms debounce; a person is slower.
+    await page.wait_for_timeout(800)
     await page.locator(".graphiql-execute-button").click()
     await expect(page.locator(".result-window")).to_contain_text('"tokensUsed"')
     stored = await page.evaluate("JSON.stringify(Object.entries(localStorage))")

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,20 +26,25 @@ def serving() -> Iterator[str]:
     """`graphmem serve` with this process's environment (the suite's Neo4j); yields its base
     URL once `/readyz` says ready, and stops it afterwards."""
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
-        env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
-            time.sleep(0.1)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+    # Its log goes to a file: a pipe nobody reads fills up (one line per request) and then
+    # blocks the server mid-write.
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
+            env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=log)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(600):
+                try:
+                    if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if server.poll() is not None:
+                    log.seek(0)
+                    raise AssertionError(log.read().decode(errors="replace"))
+                time.sleep(0.1)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=20)

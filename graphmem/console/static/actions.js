@@ -152,7 +152,7 @@ export async function erasePage(main, params, ctx) {
 async function retention(main, ctx) {
   const data = await gql(`query($ns: String!) { retentionPolicies(namespace: $ns) { kind sensitivity
     maxAgeDays action updatedAt updatedBy } }`, { ns: ctx.ns });
-  const refresh = () => ctx.go("erase");
+  const refresh = ctx.reload;
   const rows = data.retentionPolicies.map((p) => h("tr", {}, h("td", {}, label(p.kind)),
     h("td", {}, label(p.sensitivity)), h("td", { class: "num" }, String(p.maxAgeDays)),
     h("td", {}, label(p.action)), h("td", {}, `${when(p.updatedAt)} by ${p.updatedBy || "?"}`),

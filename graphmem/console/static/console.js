@@ -157,7 +157,9 @@ async function route() {
   const view = h("div", { class: "view" });
   let shown = null;
   try {
-    shown = await render(view, params, { ns: state.ns, viewer: state.viewer, go, href });
+    // reload: draw this page again after a change, unless the person has moved on meanwhile.
+    const reload = () => { if (location.hash === address) route(); };
+    shown = await render(view, params, { ns: state.ns, viewer: state.viewer, go, href, reload });
   } catch (error) {
     view.append(errorBox(error));
   }

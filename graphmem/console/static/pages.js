@@ -109,7 +109,7 @@ export async function entities(main, params, ctx) {
       : notice("Nothing matched.")));
     return;
   }
-  const refresh = () => ctx.go("entities");
+  const refresh = ctx.reload;
   const data = await gql(`query($ns: String!) { facts(namespace: $ns, first: 50) { nodes { ...F } } }
     ${FACT}`, { ns: ctx.ns });
   put(results, section("Current facts", factTable(data.facts.nodes, ctx, refresh, "Current facts")));
@@ -171,7 +171,7 @@ export async function entity(main, params, ctx) {
     ...(valid.value ? { validAt: valid.value } : {}), ...(believed.value ? { asOf: believed.value } : {}) });
   controls.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
   historyBox.addEventListener("change", apply);
-  const refresh = () => ctx.go("entity", Object.fromEntries(params));
+  const refresh = ctx.reload;
   put(main, h("h1", {}, e.name),
     h("p", { class: "meta" }, e.type ? `${e.type}. ` : "",
       e.aliases.length ? `Also known as ${e.aliases.join(", ")}. ` : "",
@@ -193,7 +193,7 @@ export async function fact(main, params, ctx) {
     citedBy { id sessionId text stale createdAt } } } ${FACT}`, { ns: ctx.ns, id });
   const p = data.provenance;
   const f = p.fact;
-  const refresh = () => ctx.go("fact", { id });
+  const refresh = ctx.reload;
   const chain = (label, links) => links.length ? h("ul", {}, links.map((s) => h("li", {}, `${label} `,
     h("a", { href: ctx.href("fact", { id: s.fact.id }) }, s.fact.text),
     ` — ${s.strategy}${s.reason ? `: ${s.reason}` : ""}, by ${s.actor || "?"} at ${when(s.at)}`))) : null;
@@ -292,7 +292,7 @@ export async function conflicts(main, params, ctx) {
     resolved: conflicts(namespace: $ns, status: RESOLVED, first: 20) { nodes { id subject predicate
       resolvedAt resolvedBy reason kept candidates { id object } } } } ${FACT}`, { ns: ctx.ns });
   put(main, h("h1", {}, "Conflicts"));
-  const refresh = () => ctx.go("conflicts");
+  const refresh = ctx.reload;
   put(main, section("Open: which is right?", data.open.nodes.length ? data.open.nodes.map((c) => {
     const legendId = `c-${c.id}`;
     const radios = c.candidates.map((f, i) => h("div", { class: "check" },
@@ -323,7 +323,7 @@ export async function jobs(main, params, ctx) {
   const data = await gql(`query($ns: String!) { jobs(namespace: $ns, first: 50) { nodes { id kind state
     attempts createdAt finishedAt error episodes facts summaries producer } }
     pipelines(namespace: $ns) { extract summarize } }`, { ns: ctx.ns });
-  const refresh = () => ctx.go("jobs");
+  const refresh = ctx.reload;
   put(main, h("h1", {}, "Jobs"),
     h("p", {}, `Extraction is ${data.pipelines.extract ? "on" : "off"}, summaries are `
       + `${data.pipelines.summarize ? "on" : "off"} for this namespace.`),
