@@ -46,7 +46,7 @@ UNSCOPED = {  # statement -> why it is not about one namespace
                                  "created in the summary's own namespace",
 }
 COUNTED = {  # statement -> why nodes of other namespaces may be counted (never returned)
-    "search/retrieve": "the vector indexes span namespaces: hits of other namespaces are "
+    "search/find": "the vector indexes span namespaces: hits of other namespaces are "
                        "counted, so a short list is fetched again further out; each hit is "
                        "returned only under a flag that tests node.ns = $ns",
 }

@@ -15,8 +15,8 @@ retrievers found it and at what rank. Facts are current (believed now, valid now
 - ``engine``: the statements, in order.
 """
 
-from graphmem.retrieval.search.engine import MAX_LIMIT, MAX_QUERY, VECTOR_MIN_K, search
+from graphmem.retrieval.search.engine import MAX_LIMIT, MAX_QUERY, search
 from graphmem.retrieval.search.model import Hit, Kind, Match, SearchQuery, SearchResult
 
-__all__ = ["MAX_LIMIT", "MAX_QUERY", "VECTOR_MIN_K", "Hit", "Kind", "Match", "SearchQuery",
+__all__ = ["MAX_LIMIT", "MAX_QUERY", "Hit", "Kind", "Match", "SearchQuery",
            "SearchResult", "search"]

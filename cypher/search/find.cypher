@@ -1,5 +1,8 @@
-// Every retriever over every kind in one round trip (one statement costs less than eight
-// concurrent ones): per kind its BM25 list (the Lucene query $lucene[kind]; absent: skipped)
+// A whole search but loading the ranked hits, in one round trip: every retriever over every
+// kind, then what the graph brings from those lists. (One statement costs less than eight
+// concurrent ones, and expansion needs the lists: a second statement cost a round trip.)
+//
+// Retrievers: per kind its BM25 list (the Lucene query $lucene[kind]; absent: skipped)
 // and its nearest neighbours by embedding ($vector; null, or the kind not in $kinds:
 // skipped), rows {id, score} best first. Episodes come as a wider pool ($pool) with their
 // session and time, for the conversation priors; other kinds at most $limit.
@@ -8,8 +11,9 @@
 // counts for the entity it names. Lucene queries require the namespace's exact token
 // (ns_key), so no other namespace's text takes a candidate's place; `node.ns = $ns` checks it.
 // The vector indexes span namespaces and cannot filter, so each vector list also counts the
-// $k nearest that were close enough but filtered out: when that left the list short, the
-// caller asks again with a larger $k (a cost paid only where other namespaces crowd).
+// $k[kind] nearest that were close enough but filtered out: when that left the list short,
+// the caller asks again with a larger $k for that kind (paid only where other namespaces
+// crowd).
 CALL () {
   WITH $lucene.episode AS lucene WHERE lucene IS NOT NULL
   CALL db.index.fulltext.queryNodes('episode_search', lucene, {limit: $lucene_limit})
@@ -53,7 +57,7 @@ CALL () {
 }
 CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'episode' IN $kinds
-  CALL db.index.vector.queryNodes('episode_embedding', $k, vector)
+  CALL db.index.vector.queryNodes('episode_embedding', $k.episode, vector)
   YIELD node, score
   WHERE score >= $min_score
   WITH node, score, coalesce(node.ns = $ns
@@ -67,7 +71,7 @@ CALL () {
 }
 CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'fact' IN $kinds
-  CALL db.index.vector.queryNodes('fact_embedding', $k, vector)
+  CALL db.index.vector.queryNodes('fact_embedding', $k.fact, vector)
   YIELD node, score
   WHERE score >= $min_score
   WITH node, score, coalesce(node.ns = $ns
@@ -80,7 +84,7 @@ CALL () {
 }
 CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'summary' IN $kinds
-  CALL db.index.vector.queryNodes('summary_embedding', $k, vector)
+  CALL db.index.vector.queryNodes('summary_embedding', $k.summary, vector)
   YIELD node, score
   WHERE score >= $min_score
   WITH node, score, coalesce(node.ns = $ns
@@ -91,7 +95,7 @@ CALL () {
 }
 CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'entity' IN $kinds
-  CALL db.index.vector.queryNodes('entity_embedding', $k, vector)
+  CALL db.index.vector.queryNodes('entity_embedding', $k.entity, vector)
   YIELD node, score
   WHERE score >= $min_score
   WITH node, score, coalesce(node.ns = $ns, false) AS kept
@@ -99,5 +103,64 @@ CALL () {
   RETURN {hits: collect(CASE WHEN kept THEN {id: node.id, score: score} END)[..$limit],
           filtered: count(CASE WHEN NOT kept THEN 1 END)} AS entity_vector
 }
+// Expansion ($expand says which links to follow), each row {via: the hit, id: what it
+// brings}. The evidence episodes of fact hits:
+CALL (fact_bm25, fact_vector) {
+  WITH fact_bm25, fact_vector WHERE $expand.facts
+  UNWIND [h IN fact_bm25 | h.id] + [h IN fact_vector.hits | h.id] AS fact_id
+  WITH DISTINCT fact_id ORDER BY fact_id
+  MATCH (f:Fact {ns: $ns, id: fact_id})-[:EVIDENCED_BY]->(e) USING INDEX SEEK f:Fact(id)
+  WHERE e.ns = $ns  // e: an Episode, by type
+  RETURN collect({via: fact_id, id: e.id, session_id: e.session_id, at: e.occurred_at})
+         AS from_facts
+}
+// The candidate turns that summary hits cover: a summary raises what it points into instead
+// of standing in for it.
+CALL (summary_bm25, summary_vector, episode_bm25, episode_vector) {
+  WITH summary_bm25, summary_vector,
+       [h IN episode_bm25 | h.id] + [h IN episode_vector.hits | h.id] AS candidate_ids
+  WHERE $expand.summaries
+  UNWIND [h IN summary_bm25 | h.id] + [h IN summary_vector.hits | h.id] AS summary_id
+  WITH DISTINCT summary_id, candidate_ids ORDER BY summary_id
+  MATCH (s:Summary {ns: $ns, id: summary_id})-[:SUMMARIZES]->(e) USING INDEX SEEK s:Summary(id)
+  WHERE e.ns = $ns AND e.id IN candidate_ids  // e: an Episode (or a Summary: not a candidate)
+  RETURN collect({via: summary_id, id: e.id}) AS from_summaries
+}
+// The newest facts of the best-ranked entity hits ($expand.entities of them: a long tail of
+// weak entity matches would cost a read each and add only noise), as subject or object,
+// that pass the same filters as fact hits: at most $per_entity each, so a hub cannot flood
+// the fusion.
+CALL (entity_bm25, entity_vector) {
+  WITH entity_bm25, entity_vector WHERE $expand.entities > 0
+  UNWIND [i IN range(0, size(entity_bm25) - 1) | {id: entity_bm25[i].id, rank: i + 1}] +
+         [i IN range(0, size(entity_vector.hits) - 1) |
+          {id: entity_vector.hits[i].id, rank: i + 1}] AS hit
+  WITH hit.id AS entity_id, min(hit.rank) AS rank
+  ORDER BY rank, entity_id LIMIT $expand.entities
+  CALL (entity_id) {
+    MATCH (e:Entity {ns: $ns, id: entity_id})<-[:SUBJECT|OBJECT]-(f) USING INDEX SEEK e:Entity(id)
+    WHERE f.ns = $ns  // f: a Fact, by type
+      AND ($history OR (f.retracted_at IS NULL
+           AND (f.valid_from IS NULL OR f.valid_from <= $valid_at)
+           AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
+    RETURN f.id AS id
+    ORDER BY f.recorded_at DESC, f.id
+    LIMIT $per_entity
+  }
+  RETURN collect({via: entity_id, id: id}) AS from_entities
+}
+// On request, the turns just before and after episode hits in their session.
+CALL (episode_bm25, episode_vector) {
+  WITH episode_bm25, episode_vector WHERE $expand.neighbours
+  UNWIND [h IN episode_bm25 | h.id] + [h IN episode_vector.hits | h.id] AS episode_id
+  WITH DISTINCT episode_id ORDER BY episode_id
+  MATCH (e:Episode {ns: $ns, id: episode_id}) USING INDEX SEEK e:Episode(id)
+  OPTIONAL MATCH (before)-[:NEXT]->(e)
+  OPTIONAL MATCH (e)-[:NEXT]->(after)
+  UNWIND [x IN [before, after] WHERE x IS NOT NULL] AS neighbour
+  RETURN collect({via: episode_id, id: neighbour.id, session_id: neighbour.session_id,
+                  at: neighbour.occurred_at}) AS from_episodes
+}
 RETURN episode_bm25, fact_bm25, summary_bm25, entity_bm25,
-       episode_vector, fact_vector, summary_vector, entity_vector
+       episode_vector, fact_vector, summary_vector, entity_vector,
+       from_facts, from_summaries, from_entities, from_episodes
