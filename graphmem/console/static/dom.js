@@ -47,10 +47,6 @@ export function utcInput(value) {
   return value ? new Date(value + ":00Z").toISOString() : null;
 }
 
-export function link(href, ...children) {
-  return h("a", { href }, ...children);
-}
-
 // Element.append would print null as "null": this skips what is absent.
 export function put(el, ...children) {
   return append(el, children);

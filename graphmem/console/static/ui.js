@@ -1,5 +1,5 @@
 // Pieces every page uses: messages, the confirmation dialog, fact rows, erasure receipts.
-import { h, clear, when, link } from "./dom.js";
+import { h, when } from "./dom.js";
 
 export function announce(text) {
   const status = document.getElementById("status");
@@ -108,9 +108,3 @@ export function receiptView(receipt, what) {
           h("td", {}, String(c.count)))), "What was erased")
       : h("p", {}, "Nothing matched, so nothing was erased."));
 }
-
-export function loading(main, text = "Loading…") {
-  clear(main).append(h("p", { class: "loading", "aria-busy": "true" }, text));
-}
-
-export { link };
