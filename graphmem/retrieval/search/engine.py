@@ -143,7 +143,9 @@ def _vote(candidates: dict[Key, Candidate], retriever: str, kind: Kind, rows: li
 
 
 def _candidate(candidates: dict[Key, Candidate], kind: Kind, row: Row) -> Candidate:
-    candidate = candidates.setdefault((kind, row["id"]), Candidate(kind, row["id"]))
+    candidate = candidates.get((kind, row["id"]))
+    if candidate is None:
+        candidate = candidates[(kind, row["id"])] = Candidate(kind, row["id"])
     candidate.session_id = candidate.session_id or row.get("session_id")
     candidate.at = candidate.at or row.get("at")
     return candidate

@@ -51,15 +51,14 @@ def above_floor(scored: Iterable[tuple[str, float]], floor: float) -> dict[str, 
     return {i: max(s - floor, 0.0) / span if span > 0 else 1.0 for i, s in pairs}
 
 
-def kind_weight(kind: Kind, weights: SearchWeights) -> float:
+def kind_weights(weights: SearchWeights) -> dict[Kind, float]:
     return {Kind.EPISODE: 1.0, Kind.FACT: weights.fact, Kind.SUMMARY: weights.summary,
-            Kind.ENTITY: weights.entity}[kind]
+            Kind.ENTITY: weights.entity}
 
 
-def own_score(candidate: Candidate, weights: SearchWeights) -> float:
-    """What its own retrievers say of it, weighed by kind."""
-    return kind_weight(candidate.kind, weights) * (
-        weights.bm25 * candidate.bm25 + weights.vector * candidate.vector)
+def own_score(candidate: Candidate, weights: SearchWeights, of_kind: float) -> float:
+    """What its own retrievers say of it, weighed by its kind's weight ``of_kind``."""
+    return of_kind * (weights.bm25 * candidate.bm25 + weights.vector * candidate.vector)
 
 
 def fuse(candidates: dict[tuple[Kind, str], Candidate],
@@ -67,13 +66,14 @@ def fuse(candidates: dict[tuple[Kind, str], Candidate],
          weights: SearchWeights, time_range: TimeRange | None) -> list[Candidate]:
     """Score every candidate and return them best first. ``links``: (hit, what it brought),
     for facts to their evidence, entities to their facts, summaries to the turns they cover."""
-    own = {key: own_score(c, weights) for key, c in candidates.items()}
+    of_kind = kind_weights(weights)
+    own = {key: own_score(c, weights, of_kind[c.kind]) for key, c in candidates.items()}
     links = list(links)
     for source, target in links:
         if source in own and target in candidates:
             candidates[target].graph = max(candidates[target].graph, own[source])
     for key, c in candidates.items():
-        c.score = own[key] + kind_weight(c.kind, weights) * weights.graph * c.graph
+        c.score = own[key] + of_kind[c.kind] * weights.graph * c.graph
     episodes = [c for c in candidates.values() if c.kind is Kind.EPISODE]
     if weights.session:
         sessions = session_scores(episodes)
