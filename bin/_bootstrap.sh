@@ -48,11 +48,20 @@ if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
   echo "$want" > "$stamp"
 fi
 # The browser libraries the console and GraphiQL serve (graphmem/console/assets.py), pinned
-# in package-lock.json and served from node_modules/: nothing is fetched at run time.
+# in package-lock.json and served from node_modules/: nothing is fetched at run time. Again
+# when the lockfile changed or a served file is missing; one bootstrap at a time (npm ci
+# starts by deleting node_modules/, so two at once leave it half-filled).
 npm_stamp="node_modules/.graphmem-lock"
 npm_want="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [[ ! -f "$npm_stamp" || "$(cat "$npm_stamp")" != "$npm_want" ]]; then
-  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
-  echo "$npm_want" > "$npm_stamp"
+if [[ ! -f "$npm_stamp" || "$(cat "$npm_stamp")" != "$npm_want" ]] \
+    || ! .venv/bin/python -m graphmem.console.assets; then
+  (
+    flock 9
+    if [[ ! -f "$npm_stamp" || "$(cat "$npm_stamp")" != "$npm_want" ]] \
+        || ! .venv/bin/python -m graphmem.console.assets; then
+      npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+      echo "$npm_want" > "$npm_stamp"
+    fi
+  ) 9> .venv/.graphmem-npm.lock
 fi
 export PATH="$ROOT/.venv/bin:$PATH"

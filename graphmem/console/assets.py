@@ -19,6 +19,11 @@ VENDOR = {
 STATIC = Path(__file__).resolve().parent / "static"
 
 
+def missing() -> list[str]:
+    """The named files npm has not (or no longer) put in place."""
+    return [relative for relative in VENDOR.values() if not (NODE_MODULES / relative).is_file()]
+
+
 def vendor_file(name: str) -> Path | None:
     """The installed file behind a short name, or None (unknown name, or not installed)."""
     relative = VENDOR.get(name)
@@ -26,3 +31,7 @@ def vendor_file(name: str) -> Path | None:
         return None
     path = NODE_MODULES / relative
     return path if path.is_file() else None
+
+
+if __name__ == "__main__":  # bin/_bootstrap.sh: exit 1 when npm ci must run again
+    raise SystemExit(1 if missing() else 0)
