@@ -74,8 +74,13 @@ async def test_entity_graph_and_provenance(page: Page, memory: dict[str, str]) -
 async def test_correct_a_fact_and_see_its_history(page: Page, memory: dict[str, str]) -> None:
     await sign_in(page, memory["url"], memory["key"])
     await visit(page, memory, "entity", name="Alice")
-    await page.get_by_role("button", name="Correct: Alice lives in Lisbon").click()
+    correct = page.get_by_role("button", name="Correct: Alice lives in Lisbon")
+    await correct.click()
     dialog = page.get_by_role("dialog", name="Correct a fact")
+    await expect(dialog.get_by_label("New lives in")).to_be_focused()
+    await page.keyboard.press("Escape")  # cancelled: nothing changes
+    await expect(dialog).to_have_count(0)
+    await correct.press("Enter")  # the keyboard opens it again
     await dialog.get_by_label("New lives in").fill("Porto")
     await dialog.get_by_label("Reason").fill("she moved in April")
     await dialog.get_by_role("button", name="Correct").click()

@@ -57,3 +57,12 @@ async def test_only_named_files_are_served(client: httpx.AsyncClient) -> None:
     for path in ("/console/vendor/package.json", "/console/vendor/..%2Fpackage.json",
                  "/console/static/index.html", "/console/static/..%2F__init__.py"):
         assert (await client.get(path)).status_code == 404, path
+
+
+async def test_cors_stays_closed_on_the_api_and_console(client: httpx.AsyncClient) -> None:
+    """Only the Browser guide and its style answer other origins."""
+    for path in ("/graphql", "/console"):
+        answer = await client.options(path, headers={
+            "Origin": "http://evil.example", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization"})
+        assert "access-control-allow-origin" not in answer.headers, path
