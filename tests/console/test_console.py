@@ -100,6 +100,7 @@ async def test_correct_a_fact_and_see_its_history(page: Page, memory: dict[str, 
 async def test_resolve_a_conflict(page: Page, memory: dict[str, str]) -> None:
     await sign_in(page, memory["url"], memory["key"])
     await visit(page, memory, "conflicts")
+    await page.screenshot(path=shot("console-conflicts"), full_page=True)
     await page.get_by_label("Initech", exact=False).check()
     await page.get_by_role("button", name="Resolve…").click()
     dialog = page.get_by_role("dialog", name="Resolve the conflict")
@@ -139,6 +140,7 @@ async def test_a_stored_script_is_shown_never_run(page: Page, memory: dict[str, 
     await sign_in(page, memory["url"], memory["key"])
     await visit(page, memory, "session", id="chat-1")
     await expect(page.locator(".episode .content").nth(3)).to_have_text(SCRIPT)
+    await page.screenshot(path=shot("console-conversation"), full_page=True)
     await visit(page, memory, "entities", q="typed")
     await expect(page.locator("ol.hits")).to_contain_text("<script>window.__pwned = 1</script>")
     assert await page.evaluate("window.__pwned") is None
@@ -191,3 +193,18 @@ async def test_retention_and_erasing_episodes_and_the_namespace(
     await expect(page.locator(".receipt")).to_contain_text("Verified: nothing of it remains.")
     await visit(page, memory, "overview")
     await expect(page.locator(".stat", has_text="Episodes")).to_contain_text("0")
+
+
+async def test_an_admin_key_reads_the_audit_log_and_jobs(
+        page: Page, memory: dict[str, str], admin_token: str) -> None:
+    await sign_in(page, memory["url"], admin_token)
+    await visit(page, memory, "conversations")
+    await expect(page.get_by_role("link", name="chat-1")).to_be_visible()
+    await page.get_by_role("link", name="Audit log").click()
+    log = page.get_by_role("region", name="Audit events, newest first")
+    await expect(log).to_contain_text("recordEpisodes")
+    await expect(log).to_contain_text("tests-admin")
+    await page.screenshot(path=shot("console-audit"), full_page=True)
+    await page.get_by_role("link", name="Jobs").click()
+    await expect(page.get_by_role("heading", name="Jobs")).to_be_visible()
+    await expect(page.get_by_text("Extraction is off")).to_be_visible()
