@@ -7,7 +7,7 @@ CALL (space) {
   UNWIND $rows AS row
   MATCH (n:EmbedPending)
   WHERE elementId(n) = row.element_id
-  REMOVE n:EmbedPending
+  REMOVE n:EmbedPending, n.embed_lease_until
   WITH n, row
   CALL (n, row) {
     WITH n, row WHERE row.vector IS NOT NULL

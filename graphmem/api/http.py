@@ -69,7 +69,7 @@ class GraphQLEndpoint:
         self.settings = settings
         self.ide = ide
         self.view = _GraphQLView(settings)
-        self.limiter = RateLimiter(settings.rate_limit_per_minute)
+        self.limiter = RateLimiter(settings.rate_limit_per_process)
         self.keys = KeyCache(settings.auth_cache_s)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

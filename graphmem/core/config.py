@@ -98,6 +98,16 @@ class Settings(BaseSettings):
     max_episode_chars: int = Field(200_000, gt=0)  # an episode's content; split larger documents
     max_page: int = Field(200, gt=0)
     rate_limit_per_minute: int = Field(1200, ge=0)  # per API key; 0 disables
+    # How many `graphmem serve` processes share the keys of one database: each enforces its
+    # share of the per-key limit (the limiter is per process, and a balancer spreads a key).
+    processes: int = Field(1, ge=1)
+
+    @property
+    def rate_limit_per_process(self) -> int:
+        """This process's share of the per-key limit (0: no limit)."""
+        if self.rate_limit_per_minute == 0:
+            return 0
+        return max(1, self.rate_limit_per_minute // self.processes)
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_json: bool = True

@@ -26,6 +26,8 @@ RETRIEVAL_HITS = Counter(
     ["source"])
 EMBEDDER_SECONDS = Histogram(
     "graphmem_embedder_seconds", "Embedding batch latency.", ["embedder"], buckets=_BUCKETS)
+EMBEDDED_NODES = Counter(
+    "graphmem_embedded_nodes_total", "Nodes this process claimed and embedded.")
 EMBEDDING_QUEUE = Gauge(
     "graphmem_embedding_queue", "Nodes waiting for an embedding.")
 FACT_CACHE = Counter(

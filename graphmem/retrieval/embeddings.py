@@ -18,15 +18,18 @@ until ``graphmem reembed`` rebuilds them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError
+from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.db.statements import split_statements, statement
 from graphmem.observability import metrics, tracing
@@ -34,6 +37,9 @@ from graphmem.security import encryption
 
 log = logging.getLogger(__name__)
 GAUGE_EVERY_S = 5.0
+# How long a claimed batch is a worker's alone: a worker that died holding one leaves it to
+# the others after this (a batch takes well under a second to embed).
+CLAIM_LEASE = timedelta(seconds=60)
 EMBED_MAX_CHARS = 8_000  # what of one text is embedded (about 2,000 tokens)
 
 
@@ -120,10 +126,21 @@ async def reembed(db: Database, embedder: Embedder) -> None:
 
 async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     """Embed one batch of waiting nodes; how many were embedded (0: nothing waits)."""
-    rows = [{**row, "text": _text(row)}
-            for row in await db.read("embeddings/pending", limit=batch)]
-    if not rows:
+    now = datetime.now(UTC)
+    claimed = await db.write("embeddings/claim", limit=batch, now=to_native(now),
+                             lease_until=to_native(now + CLAIM_LEASE))
+    if not claimed:
         return 0
+    try:
+        await _embed_and_store(db, embedder, [{**row, "text": _text(row)} for row in claimed])
+    except BaseException:
+        with contextlib.suppress(Exception):  # else the lease runs out: later, not never
+            await db.write("embeddings/release", element_ids=[r["element_id"] for r in claimed])
+        raise
+    return len(claimed)
+
+
+async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str, Any]]) -> None:
     texts = [row for row in rows if (row["text"] or "").strip()]
     with tracing.span("embedding batch", {"graphmem.embedder": embedder.name,
                                           "graphmem.nodes": len(rows)}):
@@ -136,7 +153,7 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     if not stored[0]["current"]:
         raise ConfigError(f"the vector indexes are no longer built for {embedder.name}: "
                           "restart with the configured embedder")
-    return len(rows)
+    metrics.EMBEDDED_NODES.inc(len(rows))
 
 
 def _text(row: dict[str, object]) -> str:
@@ -167,10 +184,16 @@ def usable(vector: list[float] | None) -> list[float] | None:
 
 
 async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int:
+    """Embed until nothing waits, this process's share: what another worker holds is waited
+    for (it stores it soon, or gives it back, or its lease runs out and it is taken here)."""
     total = 0
-    while done := await embed_pending(db, embedder, batch):
-        total += done
-    return total
+    while True:
+        if done := await embed_pending(db, embedder, batch):
+            total += done
+        elif (await db.read("embeddings/pending_count"))[0]["pending"]:
+            await asyncio.sleep(0.05)
+        else:
+            return total
 
 
 async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:

@@ -2,7 +2,9 @@
 
 Each key may burst to ``per_minute`` requests and refills at that rate; beyond it requests
 get 429 with ``Retry-After`` before any GraphQL runs. Per process: behind several service
-processes the effective limit multiplies (a shared limiter belongs in front of them).
+processes each enforces its share of the setting (``GRAPHMEM_PROCESSES``), which holds the
+total when a balancer spreads a key's requests evenly; an exact shared limit belongs in
+front of them.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ SCANS = {"NodeByLabelScan", "AllNodesScan", "DirectedAllRelationshipsScan",
          "UndirectedRelationshipTypeScan"}
 ALLOWED = {  # statement -> why a scan is right there
     "browser/01_namespaces": "lists every namespace: a person exploring in Browser",
-    "embeddings/pending": "EmbedPending holds only what waits: the label is the work queue",
+    "embeddings/claim": "EmbedPending holds only what waits: the label is the work queue",
     "memory/stats": "counts the namespace's share of the (small) EmbedPending queue",
     "embeddings/mark_all": "re-embedding touches every embeddable node on purpose",
     "embeddings/space": "one EmbeddingSpace node per database",

@@ -11,6 +11,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from pydantic import SecretStr
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError
 from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.facts import store as facts
 from graphmem.retrieval import embeddings
@@ -133,3 +135,31 @@ def test_what_is_embedded_is_bounded() -> None:
     assert len(with_context) <= EMBED_MAX_CHARS
     assert "question" in with_context[:50] and "opening words" in with_context
     assert embedded_text("Porto, next month.", "Which city?") == "Which city?\nPorto, next month."
+
+
+async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> None:
+    """What keeps several service processes from embedding one node twice (the claim takes
+    each node's lock, then re-reads it); a claim given back can be taken at once. The nodes
+    are made already leased until ``later``, so only claims that see past it (these, not the
+    suite's own worker) take them."""
+    later = datetime.now(UTC) + timedelta(hours=1)
+    await db.driver.execute_query(
+        "UNWIND range(1, 60) AS i CREATE (:Fact:EmbedPending {ns: $ns, id: $ns + i, "
+        "text: 'waiting ' + i, embed_lease_until: $later})",
+        {"ns": ns, "later": to_native(later)}, database_=db.name)
+
+    async def claim() -> set[str]:
+        rows = await db.write("embeddings/claim", limit=10_000,
+                              now=to_native(later + timedelta(seconds=1)),
+                              lease_until=to_native(later + timedelta(hours=1)))
+        return {row["element_id"] for row in rows if row["ns"] == ns}
+
+    first, second = await asyncio.gather(claim(), claim())
+    assert len(first | second) == 60
+    assert not first & second
+    assert not await claim()  # all leased again
+    await db.write("embeddings/release", element_ids=sorted(first | second))
+    leased = (await db.driver.execute_query(
+        "MATCH (n:EmbedPending {ns: $ns}) WHERE n.embed_lease_until IS NOT NULL "
+        "RETURN count(n) AS n", {"ns": ns}, database_=db.name))[0][0]["n"]
+    assert leased == 0

@@ -1,0 +1,98 @@
+"""Several `graphmem serve` processes on one database, as a user who outgrew one runs them:
+work is claimed so no two processes do it twice, a write through one is read through the
+other at once, and the per-key rate limit holds across them."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+import httpx
+import pytest
+
+from graphmem.db.database import Database
+from tests.support.documents import RECORD, said
+from tests.support.server import serving
+
+PROCESSES = 2
+SEARCH = """query($ns: String!, $q: String!) { search(namespace: $ns, query: $q,
+  kinds: [EPISODE]) { hits { episode { externalId } } } }"""
+
+
+@contextmanager
+def processes(**env: str) -> Iterator[list[str]]:
+    """Two service processes, each with its embedding worker, sharing the suite's Neo4j."""
+    with ExitStack() as stack:
+        yield [stack.enter_context(serving(GRAPHMEM_PROCESSES=str(PROCESSES), **env))
+               for _ in range(PROCESSES)]
+
+
+@pytest.fixture(scope="module")
+def services(db: Database) -> Iterator[list[str]]:
+    with processes() as urls:
+        yield urls
+
+
+async def _post(url: str, token: str, query: str, **variables: object) -> httpx.Response:
+    async with httpx.AsyncClient(timeout=30) as http:
+        return await http.post(f"{url}/graphql", json={"query": query, "variables": variables},
+                               headers={"Authorization": f"Bearer {token}"})
+
+
+async def _embedded(url: str) -> float:
+    async with httpx.AsyncClient() as http:
+        text = (await http.get(f"{url}/metrics")).text
+    found = re.search(r"^graphmem_embedded_nodes_total (\S+)$", text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+async def _drained(db: Database) -> None:
+    """Until nothing waits for an embedding (a minute at most)."""
+    for _ in range(600):
+        if not (await db.read("embeddings/pending_count"))[0]["pending"]:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the embedding queue did not drain")
+
+
+async def test_each_node_is_embedded_by_one_process_and_found_through_the_other(
+        services: list[str], db: Database, admin_token: str, ns: str) -> None:
+    a, b = services
+    # The processes' workers share the service-wide queue, whatever is waiting in it.
+    await _drained(db)
+    before = [await _embedded(url) for url in services]
+    turns = [said(f"t{i}", f"2026-05-01T10:{i // 60:02d}:{i % 60:02d}Z",
+                  f"turn {i} about the walrus colony number {i:03d}") for i in range(400)]
+    for start in range(0, len(turns), 100):
+        response = await _post(a, admin_token, RECORD, ns=ns, eps=turns[start:start + 100])
+        assert "errors" not in response.json(), response.text
+    await _drained(db)
+    done = [after - was for after, was in zip([await _embedded(u) for u in services], before,
+                                             strict=True)]
+    assert sum(done) == len(turns)  # every node once: a second claim would count it twice
+    found = (await _post(b, admin_token, SEARCH, ns=ns, q="walrus colony number 007")).json()
+    top = [hit["episode"]["externalId"] for hit in found["data"]["search"]["hits"][:3]]
+    assert "t7" in top  # (its neighbours share its words through their windows)
+
+
+async def test_the_per_key_limit_holds_across_processes(db: Database, admin_token: str) -> None:
+    allowed = 0
+    with processes(GRAPHMEM_RATE_LIMIT_PER_MINUTE="6") as limited:
+        for i in range(24):  # a balancer spreading one key's requests over both processes
+            response = await _post(limited[i % PROCESSES], admin_token,
+                                   "query { viewer { name } }")
+            allowed += response.status_code == 200
+    assert 6 <= allowed <= 7  # 6 a minute in all: 3 each, and a little refill meanwhile
+
+
+async def test_a_write_through_one_process_is_read_through_the_other_at_once(
+        services: list[str], db: Database, admin_token: str, ns: str) -> None:
+    a, b = services
+    for i in range(5):
+        await _post(a, admin_token, RECORD, ns=ns,
+                    eps=[said(f"w{i}", f"2026-05-02T10:00:0{i}Z", f"the heron number {i}")])
+        read = (await _post(b, admin_token, """query($ns: String!) {
+            episodes(namespace: $ns, first: 50) { nodes { externalId } } }""", ns=ns)).json()
+        assert f"w{i}" in {n["externalId"] for n in read["data"]["episodes"]["nodes"]}
