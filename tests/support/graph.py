@@ -53,8 +53,11 @@ async def namespace_contents(db: Database, ns: str) -> list[str]:
                   for r in records)
 
 
+_WORKER_OWN = frozenset({"embedding", "embed_lease_until"})  # the embedding worker's claims
+
+
 def _sorted_properties(props: dict[str, Any]) -> list[tuple[str, Any]]:
-    return sorted((k, v) for k, v in props.items() if k != "embedding")
+    return sorted((k, v) for k, v in props.items() if k not in _WORKER_OWN)
 
 
 async def edges_and_statements(db: Database, ns: str) -> tuple[list[Any], list[Any]]:
