@@ -1,0 +1,159 @@
+"""One service process or two on the same Neo4j: throughput as clients see it.
+
+    bin/bench processes [--episodes 6000] [--batch 100] [--clients 8] [--searches 400]
+
+For 1 and then 2 `graphmem serve` processes (each with its embedding worker, on the bench
+Neo4j started empty), ``--clients`` concurrent clients spread over the processes record
+``--episodes`` in batches over HTTP; printed: episodes recorded per second, episodes written
+and embedded per second (until the embedding queue is empty: write-until-searchable), and
+searches per second. Every figure comes from this run. The processes share the machine's
+CPUs with Neo4j and the clients, so read the ratio with the CPU count in mind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
+os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
+os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
+
+from common import fresh_local_neo4j  # noqa: E402  (bench/ is the script's directory)
+
+from graphmem.core.config import get_settings  # noqa: E402
+from graphmem.db.database import Database, connect  # noqa: E402
+from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+from graphmem.security.auth import create_key  # noqa: E402
+
+RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
+  recordEpisodes(namespace: $ns, episodes: $eps) { created } }"""
+SEARCH = """query($ns: String!, $q: String!) {
+  search(namespace: $ns, query: $q, limit: 10) { hits { kind } } }"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def _serve(processes: int) -> Iterator[str]:
+    """One `graphmem serve` on a free port, ready; stopped afterwards."""
+    port = _free_port()
+    env = {**os.environ, "GRAPHMEM_PROCESSES": str(processes),
+           "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "0", "GRAPHMEM_WORKERS": "0"}
+    server = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--port",
+                               str(port)], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _episodes(n: int, prefix: str) -> list[dict[str, Any]]:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return [{"externalId": f"{prefix}-{i}", "sessionId": f"s{i % 50}", "kind": "USER_MESSAGE",
+             "actor": "user", "content": f"message number {i} about topic {i % 97}",
+             "occurredAt": (start + timedelta(seconds=i)).isoformat()} for i in range(n)]
+
+
+async def _drained(db: Database) -> None:
+    while (await db.read("embeddings/pending_count"))[0]["pending"]:
+        await asyncio.sleep(0.05)
+
+
+async def _run(urls: list[str], token: str, db: Database, ns: str,
+               args: argparse.Namespace) -> dict[str, float]:
+    headers = {"Authorization": f"Bearer {token}"}
+    data = _episodes(args.episodes, ns)
+    batches = [data[i:i + args.batch] for i in range(0, len(data), args.batch)]
+    async with httpx.AsyncClient(timeout=120, headers=headers) as http:
+
+        async def post(n: int, query: str, **variables: Any) -> None:
+            body = (await http.post(f"{urls[n % len(urls)]}/graphql",
+                                    json={"query": query, "variables": variables})).json()
+            assert not body.get("errors"), body["errors"]
+
+        async def writer(c: int) -> None:
+            for n in range(c, len(batches), args.clients):
+                await post(n, RECORD, ns=ns, eps=batches[n])
+
+        async def searcher(c: int) -> None:
+            for n in range(c, args.searches, args.clients):
+                await post(n, SEARCH, ns=ns, q=f"about topic {n % 97}")
+
+        began = time.perf_counter()
+        await asyncio.gather(*(writer(c) for c in range(args.clients)))
+        recorded = time.perf_counter() - began
+        await _drained(db)
+        searchable = time.perf_counter() - began
+        began = time.perf_counter()
+        await asyncio.gather(*(searcher(c) for c in range(args.clients)))
+        searched = time.perf_counter() - began
+    return {"recorded": len(data) / recorded, "searchable": len(data) / searchable,
+            "searches": args.searches / searched}
+
+
+async def bench(args: argparse.Namespace) -> None:
+    settings = get_settings()
+    fresh_local_neo4j(LocalNeo4j.from_settings(settings))
+    db = await connect(settings)
+    token = await create_key(db, "bench-processes", grants=["bench/*"], admin=False)
+    results = {}
+    for processes in (1, 2):
+        with ExitStack() as stack:
+            urls = [stack.enter_context(_serve(processes)) for _ in range(processes)]
+            await _run(urls, token, db, f"bench/warm-{processes}",
+                       argparse.Namespace(**{**vars(args), "episodes": args.batch * 4,
+                                             "searches": args.clients * 4}))
+            results[processes] = await _run(urls, token, db, f"bench/p{processes}", args)
+    await db.close()
+    print(f"\n{args.episodes} episodes in batches of {args.batch}, {args.searches} searches, "
+          f"{args.clients} concurrent clients over HTTP; {os.cpu_count()} CPUs shared by the "
+          "processes, Neo4j and the clients\n")
+    print(f"{'':<34}{'1 process':>12}{'2 processes':>14}{'ratio':>9}")
+    for label, key in (("episodes recorded per s", "recorded"),
+                       ("episodes written + embedded per s", "searchable"),
+                       ("searches per s", "searches")):
+        one, two = results[1][key], results[2][key]
+        print(f"{label:<34}{one:>12.0f}{two:>14.0f}{two / one:>8.2f}x")
+
+
+def main() -> None:
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--episodes", type=int, default=6000)
+    parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--searches", type=int, default=400)
+    asyncio.run(bench(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
