@@ -57,7 +57,7 @@ async def _drained(db: Database) -> None:
     raise AssertionError("the embedding queue did not drain")
 
 
-async def test_each_node_is_embedded_by_one_process_and_found_through_the_other(
+async def test_no_node_is_embedded_twice_and_each_is_found_through_the_other(
         services: list[str], db: Database, admin_token: str, ns: str) -> None:
     a, b = services
     # The processes' workers share the service-wide queue, whatever is waiting in it.
@@ -71,7 +71,11 @@ async def test_each_node_is_embedded_by_one_process_and_found_through_the_other(
     await _drained(db)
     done = [after - was for after, was in zip([await _embedded(u) for u in services], before,
                                              strict=True)]
-    assert sum(done) == len(turns)  # every node once: a second claim would count it twice
+    # Every node at most once: a second claim would count it twice. (Other workers of the
+    # suite, its own app's and the console tests' service, share the queue and may take some;
+    # run alone, the two processes embed exactly 400. The claim itself is tested without
+    # them: tests/retrieval/test_embeddings.py.)
+    assert 0 < sum(done) <= len(turns)
     found = (await _post(b, admin_token, SEARCH, ns=ns, q="walrus colony number 007")).json()
     top = [hit["episode"]["externalId"] for hit in found["data"]["search"]["hits"][:3]]
     assert "t7" in top  # (its neighbours share its words through their windows)
