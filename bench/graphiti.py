@@ -6,7 +6,8 @@ The same synthetic facts are written by both (graphmem: `assertFacts` batches th
 GraphQL, then the embedding worker's backlog; Graphiti: its LLM-free bulk path, which embeds
 inside the write; on both sides the first batch warms up, untimed), and the same queries
 searched (graphmem: `search(kinds: [FACT])`; Graphiti: `search`), both with the same local
-embedder (WordLlama, 256 dimensions). Each runs on its own fresh Neo4j 5.26 with the same
+embedder (WordLlama, 256 dimensions: graphmem runs with GRAPHMEM_EMBEDDER=wordllama here,
+since its default sentence transformer is not in Graphiti's virtualenv). Each runs on its own fresh Neo4j 5.26 with the same
 settings (Community has one user database, and both name a label `Entity`). Graphiti runs in
 its own virtualenv (`.graphmem/bench/graphiti-venv`, made on first use), since graphiti-core
 pins its own dependencies.
@@ -72,7 +73,7 @@ def pct(samples: list[float], q: float) -> float:
 
 
 async def graphmem_side(work: dict[str, Any], batch: int) -> dict[str, float]:
-    settings = get_settings()
+    settings = get_settings().model_copy(update={"embedder": "wordllama"})
     server = fresh_local_neo4j(LocalNeo4j.from_settings(settings))
     db = await connect(settings)
     ns = f"bench/graphiti-{uuid.uuid4().hex[:8]}"
@@ -80,12 +81,12 @@ async def graphmem_side(work: dict[str, Any], batch: int) -> dict[str, float]:
         facts = [{k: f[k] for k in ("subject", "predicate", "object")}
                  for f in work["facts"]]
         await gql(ASSERT, ns=ns, facts=facts[:batch])  # warm-up batch, not timed
-        await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 512)
+        await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 512)
         began = time.perf_counter()
         for i in range(batch, len(facts), batch):
             await gql(ASSERT, ns=ns, facts=facts[i:i + batch])
         written = time.perf_counter() - began
-        await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 512)
+        await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 512)
         searchable = time.perf_counter() - began
         for query in work["queries"][:10]:
             await gql(SEARCH, ns=ns, q=query)

@@ -284,7 +284,8 @@ async def main() -> None:
     LocalNeo4j.from_settings(settings).start()
     db = await connect(settings)
     await migrations.apply(db)
-    embedder = embeddings.LocalEmbedder()
+    embedder = embeddings.make_embedder(settings)
+    assert embedder is not None, "the evaluation needs an embedder (GRAPHMEM_EMBEDDER)"
     await embeddings.ensure_space(db, embedder)
     began = time.perf_counter()
     everyone = generate(args.users, args.sessions, args.seed)

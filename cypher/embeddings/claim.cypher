@@ -4,8 +4,8 @@
 // write lock: a second worker waiting on it re-reads the node after the first one commits,
 // and leaves it when it is leased or already embedded (no longer waiting). A worker that
 // dies leaves leases that run out ($now), and another one takes the nodes. An episode is
-// embedded with the turn before it (`context`); its text may be encrypted, so it is put
-// together after decryption.
+// embedded with the turn before it (`context`) and its speaker; its text may be encrypted, so
+// it is put together after decryption.
 MATCH (n:EmbedPending)
 WHERE n.embed_lease_until IS NULL OR n.embed_lease_until < $now
 WITH n LIMIT $limit
@@ -15,4 +15,4 @@ REMOVE n._lock
 WITH n WHERE free
 SET n.embed_lease_until = $lease_until
 RETURN elementId(n) AS element_id, labels(n) AS labels, n.ns AS ns, n.context AS context,
-       coalesce(n.content, n.text, n.name) AS body
+       n.actor AS actor, coalesce(n.content, n.text, n.name) AS body

@@ -20,14 +20,14 @@ class SearchWeights(BaseModel):
     ``bin/bench retrieval --locomo ../shared/data/locomo-dev --fit`` prints the grid it ran.
 
     Each retriever's list is normalised to 0..1 (BM25 by its best score; vectors between the
-    similarity floor and the best) before weighing, so no list wins by its scale alone."""
+    list's farthest and nearest) before weighing, so no list wins by its scale alone."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     bm25: float = Field(1.0, ge=0, description="The keyword list (Lucene BM25).")
-    vector: float = Field(0.1, ge=0, description=(
-        "The embedding list (the local static model adds little on top of BM25 in its window; "
-        "a stronger embedder deserves more)."))
+    vector: float = Field(0.3, ge=0, description=(
+        "The embedding list (fitted with the local sentence transformer; WordLlama, a static "
+        "model, is worth about 0.1)."))
     own_words: float = Field(0.5, ge=0, description=(
         "Lucene boost of a turn's own words beside its window (previous, own, next turn)."))
     speaker: float = Field(4.0, ge=0, description=(
@@ -117,7 +117,7 @@ class Settings(BaseSettings):
 
     # Embeddings: "local" (a model shipped inside a PyPI wheel, offline), "openai" (any
     # OpenAI-compatible endpoint), or "none" (search runs on BM25 and the graph alone).
-    embedder: Literal["local", "openai", "none"] = "local"
+    embedder: Literal["local", "wordllama", "openai", "none"] = "local"
     embedding_model: str = "text-embedding-3-small"
     embedding_dimension: int = Field(256, ge=8, le=4096)
     embedding_base_url: str | None = None

@@ -40,6 +40,12 @@ async def _relink(tx: Tx, ns: Namespace, sessions: list[Row]) -> None:
     await tx.run("episodes/relink", ns=ns, sessions=sessions)
 
 
+async def requeue_spoken(db: Database) -> None:
+    """0014: episodes with a speaker are embedded again, now with the speaker's name."""
+    await db.run_auto("migration_steps/requeue_spoken")
+
+
 STEPS: dict[str, Callable[[Database], Awaitable[None]]] = {
     "0012_conversation_search": conversation_search,
+    "0014_speaker_in_embeddings": requeue_spoken,
 }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -11,9 +10,9 @@ from importlib import resources
 from pathlib import Path
 
 from graphmem.core.errors import LocalNeo4jError
+from graphmem.core.maven import INSTALL_HINT, MavenFailed, copy_dependencies
 
 MIN_JAVA = 17
-_INSTALL_HINT = "install it with: apt-get install -y openjdk-17-jre-headless maven"
 
 
 def pom_text() -> str:
@@ -34,7 +33,7 @@ def find_java() -> Path:
     if candidate is None or not candidate.exists():
         found = shutil.which("java")
         if found is None:
-            raise LocalNeo4jError(f"Java {MIN_JAVA}+ not found; {_INSTALL_HINT}")
+            raise LocalNeo4jError(f"Java {MIN_JAVA}+ not found; {INSTALL_HINT}")
         candidate = Path(found)
     version = _java_major(candidate)
     if version < MIN_JAVA:
@@ -53,26 +52,7 @@ def _java_major(java: Path) -> int:
 
 def resolve_jars(home: Path) -> Path:
     """Copy the server jars into ``home/lib`` with Maven unless the same pom did so already."""
-    lib = home / "lib"
-    pom = pom_text()
-    stamp = lib / ".pom.sha256"
-    digest = hashlib.sha256(pom.encode()).hexdigest()
-    if stamp.exists() and stamp.read_text() == digest:
-        return lib
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise LocalNeo4jError(f"Maven (mvn) not found; {_INSTALL_HINT}")
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "pom.xml").write_text(pom, "utf-8")
-    if lib.exists():
-        shutil.rmtree(lib)
-    result = subprocess.run(
-        [mvn, "-q", "-B", "-f", str(home / "pom.xml"), "dependency:copy-dependencies",
-         f"-DoutputDirectory={lib}", "-DincludeScope=runtime"],
-        capture_output=True, text=True, check=False,
-    )
-    if result.returncode != 0:
-        tail = (result.stdout + result.stderr).strip().splitlines()[-5:]
-        raise LocalNeo4jError("Maven could not resolve Neo4j: " + " | ".join(tail))
-    stamp.write_text(digest)
-    return lib
+    try:
+        return copy_dependencies(pom_text(), home / "lib")
+    except MavenFailed as exc:
+        raise LocalNeo4jError(f"Maven could not resolve Neo4j: {exc}") from exc

@@ -1,10 +1,13 @@
 """Embeddings: pluggable embedders, the vector indexes sized for them, and the worker that
 embeds new memory off the request path.
 
-- ``local``: WordLlama (``wordllama`` on PyPI). Its 256-dimension model and tokenizer ship
-  inside the 19 MB wheel, so it loads offline in about half a second and embeds thousands of
-  texts a second on a CPU. It is a static (bag-of-token-vectors) model: good at topical
-  similarity, blind to word order — BM25 and the graph carry precision.
+- ``local`` (the default): BGE-small-en-v1.5, a sentence transformer run by onnxruntime on
+  the CPU, its model resolved from Maven Central into the home once (``transformer.py``).
+- ``wordllama``: WordLlama (``wordllama`` on PyPI). Its 256-dimension model and tokenizer
+  ship inside the 19 MB wheel, so it loads offline in about half a second and embeds
+  thousands of texts a second on a CPU. It is a static (bag-of-token-vectors) model: good at
+  topical similarity, blind to word order and to paraphrase; for bulk loads on small
+  machines.
 - ``openai``: any OpenAI-compatible ``/embeddings`` endpoint through the ``openai`` client
   (base URL, model, dimension, batch size; retries with backoff are the client's).
 - ``none``: no vectors; search runs on BM25 and the graph.
@@ -33,6 +36,7 @@ from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.db.statements import split_statements, statement
 from graphmem.observability import metrics, tracing
+from graphmem.retrieval.transformer import TransformerEmbedder
 from graphmem.security import encryption
 
 log = logging.getLogger(__name__)
@@ -50,7 +54,7 @@ class Embedder(Protocol):
     async def embed(self, texts: list[str]) -> list[list[float]]: ...
 
 
-class LocalEmbedder:
+class WordLlamaEmbedder:
     name = "wordllama/l2_supercat_256"
     dimension = 256
 
@@ -93,7 +97,9 @@ class OpenAIEmbedder:
 
 def make_embedder(settings: Settings) -> Embedder | None:
     if settings.embedder == "local":
-        return LocalEmbedder()
+        return TransformerEmbedder(settings.home)
+    if settings.embedder == "wordllama":
+        return WordLlamaEmbedder()
     if settings.embedder == "openai":
         return OpenAIEmbedder(settings)
     return None
@@ -105,7 +111,8 @@ async def ensure_space(db: Database, embedder: Embedder) -> None:
     if rows and (rows[0]["model"], rows[0]["dimension"]) != (embedder.name, embedder.dimension):
         raise ConfigError(
             f"the vector indexes were built for {rows[0]['model']} ({rows[0]['dimension']} "
-            f"dimensions), not {embedder.name} ({embedder.dimension}): run `graphmem reembed`")
+            f"dimensions), not {embedder.name} ({embedder.dimension}): run `graphmem reembed`, "
+            "or set GRAPHMEM_EMBEDDER to the embedder they were built for")
     for text in split_statements(statement("embeddings/create_indexes")):
         await db.run_schema(text, dimension=embedder.dimension)
     if not rows:
@@ -157,23 +164,28 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
 
 
 def _text(row: dict[str, object]) -> str:
-    """What a waiting node is embedded from: an episode with the turn before it, decrypted
-    when its content is encrypted."""
+    """What a waiting node is embedded from: an episode with the turn before it and its
+    speaker, decrypted when its content is encrypted."""
     ns = str(row["ns"])
     body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
     context = encryption.reveal(row["context"], ns) if isinstance(row["context"], str) else None
-    return embedded_text(body or "", context)
+    speaker = row.get("actor")
+    return embedded_text(body or "", context, speaker if isinstance(speaker, str) else None)
 
 
-def embedded_text(body: str, context: str | None = None) -> str:
+def embedded_text(body: str, context: str | None = None, speaker: str | None = None) -> str:
     """At most ``EMBED_MAX_CHARS``: the end of the context (a quarter at most), then the start
-    of the body. The local model's memory grows with the longest text of a batch (a
-    990,000-character document took 1.3 GB), and one vector cannot say more about a long
-    document than its opening does; BM25 still matches every word of it."""
+    of the body, said by its speaker ("Caroline: I went to the support group"). Questions
+    name who did something, and a turn never names its own speaker: on the LoCoMo dev split
+    the speaker's name alone took vector recall@10 from 0.20 to 0.36 (WordLlama) and from
+    0.42 to 0.64 (BGE-small). The local model's memory grows with the longest text of a
+    batch (a 990,000-character document took 1.3 GB), and one vector cannot say more about
+    a long document than its opening does; BM25 still matches every word of it."""
+    own = f"{speaker[:200]}: {body}" if speaker else body
     if not context:
-        return body[:EMBED_MAX_CHARS]
+        return own[:EMBED_MAX_CHARS]
     before = context[-(EMBED_MAX_CHARS // 4):]
-    return f"{before}\n{body[:EMBED_MAX_CHARS - len(before) - 1]}"
+    return f"{before}\n{own[:EMBED_MAX_CHARS - len(before) - 1]}"
 
 
 def usable(vector: list[float] | None) -> list[float] | None:

@@ -8,7 +8,7 @@ from typing import Any
 from graphmem.core.namespaces import lucene_key
 from graphmem.db import migration_steps
 from graphmem.db.database import Database
-from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace
 
@@ -82,7 +82,7 @@ async def test_another_namespace_never_changes_my_results(gql: GraphQLClient, ns
     mine = [turn(f"m{i}", "Bob", f"note {i}: dinner was pizza with olives", "2023-05-08T13:00:00Z",
                  f"s{i}") for i in range(3)]
     await gql.ok(RECORD, ns=ns, eps=mine)
-    await embed_all_pending(db, LocalEmbedder(), 256)  # rankings settle: no worker mid-test
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)  # rankings settle: no worker mid-test
     before = await found(gql, ns, "pizza", limit=3)
     assert len(before) == 3
     others = [f"evil/{ns}", f"{ns}/x", ns.upper()]
@@ -91,7 +91,7 @@ async def test_another_namespace_never_changes_my_results(gql: GraphQLClient, ns
             await gql.ok(RECORD, ns=other, eps=[
                 turn(f"o{i}", "Eve", "pizza pizza pizza", "2023-05-08T13:00:00Z", f"s{i}")
                 for i in range(100)])
-        await embed_all_pending(db, LocalEmbedder(), 256)
+        await embed_all_pending(db, WordLlamaEmbedder(), 256)
         for limit in (1, 3):
             assert await found(gql, ns, "pizza", limit=limit) == before[:limit]
     finally:

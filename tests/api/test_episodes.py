@@ -170,7 +170,7 @@ async def test_concurrent_writers_to_one_session_keep_one_order(gql: GraphQLClie
 async def test_content_over_the_cap_is_refused_and_a_long_document_still_works(
         gql: GraphQLClient, db: Database, ns: str) -> None:
     """A 990,000-character document was accepted and took the embedder past 1 GB (16.3)."""
-    from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
+    from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 
     before = await graph_size(db)
     body = await gql(RECORD, ns=ns, eps=[ep("huge", 1, "word " * 40_001)])
@@ -180,7 +180,7 @@ async def test_content_over_the_cap_is_refused_and_a_long_document_still_works(
     assert await graph_size(db) == before
     document = "The lease starts in May. " + "clause " * 28_000 + "Signed in Porto."
     await gql.ok(RECORD, ns=ns, eps=[ep("doc", 2, document, kind="DOCUMENT")])
-    await embed_all_pending(db, LocalEmbedder(), 256)
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
     rows, _, _ = await db.driver.execute_query(
         "MATCH (e:Episode {ns: $ns, external_id: 'doc'}) RETURN e.embedding IS NOT NULL AS has",
         {"ns": ns})

@@ -8,7 +8,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.facts import entities
 from graphmem.governance.erasure import digest, namespace_remaining, subject_remaining
-from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, fact, said
 from tests.support.graph import delete_namespace
@@ -25,7 +25,7 @@ async def test_erase_namespace_leaves_nothing_and_a_receipt(gql: GraphQLClient, 
     try:
         await fill(gql, ns)
         await fill(gql, twin)
-        await embed_all_pending(db, LocalEmbedder(), 256)
+        await embed_all_pending(db, WordLlamaEmbedder(), 256)
         refused = await gql(ERASE, ns=ns, confirm="something else")
         assert refused["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
         receipt = (await gql.ok(ERASE, ns=ns, confirm=ns))["eraseNamespace"]

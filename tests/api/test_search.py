@@ -12,7 +12,7 @@ from graphmem.core.errors import DatabaseUnavailable
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.retrieval import recall, search
-from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
 from tests.support.graph import delete_namespace
@@ -48,7 +48,7 @@ async def seed(gql: GraphQLClient, ns: str, db: Database) -> None:
         fact("user", "owns", "Biscuit", evidence=["m1"], objectType="dog"),
         fact("user", "plans_trip_to", "Kyoto", evidence=["m3"])])
     # The service embeds in the background; settle it now so rankings are deterministic.
-    await embed_all_pending(db, LocalEmbedder(), 256)
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
 
 
 def shown(hit: dict[str, Any]) -> str:
@@ -180,7 +180,7 @@ async def test_every_retriever_stays_in_its_namespace(gql: GraphQLClient, db: Da
                                                      f"I moved to {city} with my dog")])
             await gql.ok(ASSERT, ns=space, facts=[fact("user", "lives_in", city,
                                                        evidence=["m1"])])
-        await embed_all_pending(db, LocalEmbedder(), 256)
+        await embed_all_pending(db, WordLlamaEmbedder(), 256)
         for q in ("moved dog", "relocated with a puppy", "user"):
             result = (await gql.ok(SEARCH, ns=ns, q=q))["search"]
             assert result["hits"], q
@@ -200,10 +200,10 @@ async def test_nearest_vectors_crowded_by_another_namespace_are_looked_for_furth
             for i in range(60)])
         created = await gql.ok(RECORD, ns=ns, eps=[
             said("mine", "2026-10-05T09:00:00Z", "We are planning some alpine hikes")])
-        await embed_all_pending(db, LocalEmbedder(), 256)
+        await embed_all_pending(db, WordLlamaEmbedder(), 256)
         result = await search.search(db, Namespace(ns), search.SearchQuery(
             "Planning the alpine hiking trip", limit=1, kinds=(search.Kind.EPISODE,),
-            retrievers=frozenset({"vector"})), LocalEmbedder())
+            retrievers=frozenset({"vector"})), WordLlamaEmbedder())
         assert [h.id for h in result.hits] == [
             created["recordEpisodes"]["episodes"][0]["id"]]
     finally:
@@ -243,7 +243,7 @@ async def test_an_answer_is_found_through_the_question_before_it(gql: GraphQLCli
     await gql.ok(RECORD, ns=ns, eps=[said("a", "2026-05-01T10:01:00Z", "Porto, next month.")])
     await gql.ok(RECORD, ns=ns, eps=[
         said("q", "2026-05-01T10:00:00Z", "Which city are you moving to?")])
-    await embed_all_pending(db, LocalEmbedder(), 64)
+    await embed_all_pending(db, WordLlamaEmbedder(), 64)
     hits = (await gql.ok(SEARCH, ns=ns, q="where am I moving to", kinds=["EPISODE"]))
     found = [shown(h) for h in hits["search"]["hits"]]
     assert "EPISODE:a" in found

@@ -4,7 +4,7 @@ next turn's context, fulltext and vector indexes), structure and provenance kept
 from __future__ import annotations
 
 from graphmem.db.database import Database
-from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.support.client import GraphQLClient
 from tests.support.documents import RECORD, ep
 from tests.support.graph import graph_size
@@ -24,7 +24,7 @@ async def test_redaction_keeps_structure_and_removes_content(gql: GraphQLClient,
     await gql.ok("""mutation($ns: String!) { writeSummary(namespace: $ns, summary: {
         text: "The user's passport number is X1234567.", covers: ["m1", "m2"]}) { id } }""",
                  ns=ns)
-    await embed_all_pending(db, LocalEmbedder(), 256)
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
 
     done = (await gql.ok(REDACT, ns=ns, id="m1", why="user asked"))["redactEpisode"]
     assert done["content"] == "[redacted]" and done["redactedAt"]

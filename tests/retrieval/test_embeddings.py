@@ -23,6 +23,8 @@ from graphmem.core.errors import ConfigError
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
+from graphmem.episodes import store as episodes
+from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import store as facts
 from graphmem.retrieval import embeddings
 from graphmem.retrieval.search import Kind, SearchQuery, search
@@ -67,14 +69,14 @@ def endpoint() -> Iterator[str]:
 
 
 async def test_local_embedder_is_offline_and_normalised() -> None:
-    vectors = await embeddings.LocalEmbedder().embed(["I adopted a dog", "my puppy", "Kyoto"])
+    vectors = await embeddings.WordLlamaEmbedder().embed(["I adopted a dog", "my puppy", "Kyoto"])
     assert [len(v) for v in vectors] == [256] * 3
     assert all(abs(sum(x * x for x in v) - 1) < 1e-3 for v in vectors)
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 async def test_unusable_vectors_are_not_stored() -> None:
-    [empty] = await embeddings.LocalEmbedder().embed([""])  # no tokens: NaN after norm
+    [empty] = await embeddings.WordLlamaEmbedder().embed([""])  # no tokens: NaN after norm
     assert embeddings.usable(empty) is None
     assert embeddings.usable([0.0] * 4) is None
     assert embeddings.usable([0.5, 0.5]) == [0.5, 0.5]
@@ -89,7 +91,7 @@ async def test_new_memory_is_embedded_off_the_request_path(db: Database, ns: str
         "RETURN count(CASE WHEN n:EmbedPending OR n.embedding IS NOT NULL THEN 1 END) AS n",
         {"ns": ns})
     assert queued[0]["n"] == 3  # the fact and its two entities
-    await embeddings.embed_all_pending(db, embeddings.LocalEmbedder(), 64)
+    await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 64)
     done, _, _ = await db.driver.execute_query(
         "MATCH (n {ns: $ns}) WHERE n:Fact OR n:Entity "
         "RETURN count(n.embedding) AS with_vector, count(n) AS n", {"ns": ns})
@@ -120,7 +122,7 @@ async def test_switching_embedders_needs_a_reembed(db: Database, ns: str, endpoi
         assert (request["path"], request["auth"], request["model"], request["dimensions"]) == (
             "/v1/embeddings", "Bearer sk-test", "test-model", DIMENSION)
     finally:
-        local = embeddings.LocalEmbedder()
+        local = embeddings.WordLlamaEmbedder()
         await embeddings.reembed(db, local)
         await embeddings.embed_all_pending(db, local, 1000)
 
@@ -135,6 +137,23 @@ def test_what_is_embedded_is_bounded() -> None:
     assert len(with_context) <= EMBED_MAX_CHARS
     assert "question" in with_context[:50] and "opening words" in with_context
     assert embedded_text("Porto, next month.", "Which city?") == "Which city?\nPorto, next month."
+    # Its speaker's name goes with a turn (questions name who did something), the context's not:
+    assert embedded_text("Porto, next month.", "Which city?", "Ana") == \
+        "Which city?\nAna: Porto, next month."
+    assert len(embedded_text(document, "question", "Ana" * 1_000)) <= EMBED_MAX_CHARS
+
+
+async def test_the_worker_embeds_a_turn_with_its_speaker(db: Database, ns: str) -> None:
+    """The claim hands the worker each episode's speaker: "What did Ana say about Porto?"
+    finds Ana's turn by vector although her name is not in it."""
+    await episodes.record(db, Namespace(ns), [
+        NewEpisode("Porto, next month.", EpisodeKind.USER_MESSAGE, datetime(2026, 1, 1, tzinfo=UTC),
+                   session_id="s", actor="Ana")])
+    claimed = await db.write("embeddings/claim", limit=10_000, now=to_native(datetime.now(UTC)),
+                             lease_until=to_native(datetime.now(UTC) + timedelta(seconds=60)))
+    mine = [row for row in claimed if row["ns"] == ns]
+    await db.write("embeddings/release", element_ids=[row["element_id"] for row in claimed])
+    assert [embeddings._text(row) for row in mine] == ["Ana: Porto, next month."]
 
 
 async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> None:

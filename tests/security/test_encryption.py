@@ -14,7 +14,7 @@ from graphmem.core.errors import ConfigError, DecryptionFailed
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.episodes.key_rotation import rotate
-from graphmem.retrieval.embeddings import LocalEmbedder, embed_all_pending
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from graphmem.security import encryption
 from graphmem.security.encryption import Keyring
 from tests.support.client import GraphQLClient
@@ -81,7 +81,7 @@ async def test_stored_content_is_ciphertext_and_reads_are_plaintext(
     assert changed["errors"][0]["extensions"]["code"] == "DUPLICATE_CONFLICT"
 
     # Embeddings are made from the plaintext, so meaning-based search still finds it.
-    await embed_all_pending(db, LocalEmbedder(), 256)
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
     found = await gql.ok("""query($ns: String!) { search(namespace: $ns, query: "locker code",
         kinds: [EPISODE]) { hits { episode { externalId content } matches { retriever } } } }""",
                          ns=ns)

@@ -20,7 +20,7 @@ from graphmem.facts.model import Fact
 from graphmem.observability import metrics, tracing
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.search import query as analysis
-from graphmem.retrieval.search.fusion import Candidate, above_floor, by_best, fuse
+from graphmem.retrieval.search.fusion import Candidate, by_best, by_range, fuse
 from graphmem.retrieval.search.model import Hit, Kind, Match, SearchQuery, SearchResult
 from graphmem.retrieval.time_expressions import TimeRange, find_time_range
 from graphmem.summaries.store import Summary
@@ -59,7 +59,7 @@ async def search(db: Database, ns: Namespace, query: SearchQuery,
     row = await _find(db, ns, query, found, vector, _filters(query, datetime.now(UTC)))
     candidates: dict[Key, Candidate] = {}
     for retriever, kind, rows in _votes(row, query):
-        _vote(candidates, retriever, kind, rows, query.min_similarity)
+        _vote(candidates, retriever, kind, rows)
     links = _links(row, candidates)
     ranked = fuse(candidates, links, query.weights, time_range)[:query.limit]
     hits = [Hit(c.kind, c.id, c.score, c.matches) for c in ranked]
@@ -131,11 +131,10 @@ def _filters(query: SearchQuery, now: datetime) -> dict[str, Any]:
             "end": to_native(query.end)}
 
 
-def _vote(candidates: dict[Key, Candidate], retriever: str, kind: Kind, rows: list[Row],
-          min_similarity: float) -> None:
+def _vote(candidates: dict[Key, Candidate], retriever: str, kind: Kind,
+          rows: list[Row]) -> None:
     scored = [(row["id"], row["score"]) for row in rows]
-    normalised = (by_best(scored) if retriever == "bm25"
-                  else above_floor(scored, (1 + min_similarity) / 2))  # Neo4j: 0..1
+    normalised = by_best(scored) if retriever == "bm25" else by_range(scored)
     for rank, row in enumerate(rows, start=1):
         candidate = _candidate(candidates, kind, row)
         setattr(candidate, retriever, normalised[row["id"]])

@@ -29,7 +29,7 @@ class Candidate:
     id: str
     matches: list[Match] = field(default_factory=list)
     bm25: float = 0.0  # 0..1, of the best keyword hit of its kind
-    vector: float = 0.0  # 0..1, between the similarity floor and the best neighbour
+    vector: float = 0.0  # 0..1, between the list's farthest and nearest neighbour
     graph: float = 0.0  # the best score a hit that brought it had
     session_id: str | None = None  # episodes: for the session prior
     at: datetime | None = None  # episodes: for the time prior
@@ -43,12 +43,15 @@ def by_best(scored: Iterable[tuple[str, float]]) -> dict[str, float]:
     return {i: s / best for i, s in pairs} if best > 0 else {i: 0.0 for i, _ in pairs}
 
 
-def above_floor(scored: Iterable[tuple[str, float]], floor: float) -> dict[str, float]:
-    """Similarities as the share of the way from ``floor`` (noise) to the best one."""
+def by_range(scored: Iterable[tuple[str, float]]) -> dict[str, float]:
+    """Similarities as the share of the way from the list's farthest to its nearest one.
+    Embedders differ in where their similarities lie (WordLlama's spread over 0.1-0.5, a
+    sentence transformer's crowd into 0.5-0.9): only the spread within the list says which
+    neighbour is nearer, so no embedder's scale decides its weight."""
     pairs = list(scored)
-    best = max((s for _, s in pairs), default=floor)
-    span = best - floor
-    return {i: max(s - floor, 0.0) / span if span > 0 else 1.0 for i, s in pairs}
+    low = min((s for _, s in pairs), default=0.0)
+    span = max((s for _, s in pairs), default=0.0) - low
+    return {i: (s - low) / span if span > 0 else 1.0 for i, s in pairs}
 
 
 def kind_weights(weights: SearchWeights) -> dict[Kind, float]:

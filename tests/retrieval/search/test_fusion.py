@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from graphmem.core.config import SearchWeights
-from graphmem.retrieval.search.fusion import Candidate, above_floor, by_best, closeness, fuse
+from graphmem.retrieval.search.fusion import Candidate, by_best, by_range, closeness, fuse
 from graphmem.retrieval.search.model import Kind
 from graphmem.retrieval.time_expressions import TimeRange
 
@@ -20,8 +22,12 @@ def episode(i: str, bm25: float = 0.0, vector: float = 0.0, session: str = "s1",
 
 def test_scores_are_brought_to_one_scale() -> None:
     assert by_best([("a", 12.0), ("b", 3.0)]) == {"a": 1.0, "b": 0.25}
-    scaled = above_floor([("a", 0.9), ("b", 0.75), ("c", 0.6)], 0.6)
+    scaled = by_range([("a", 0.9), ("b", 0.75), ("c", 0.6)])
     assert scaled["a"] == 1.0 and abs(scaled["b"] - 0.5) < 1e-9 and scaled["c"] == 0.0
+    # A crowded scale (a sentence transformer's) spreads as wide as a loose one:
+    assert by_range([("a", 0.91), ("b", 0.9), ("c", 0.89)]) == pytest.approx(
+        {"a": 1.0, "b": 0.5, "c": 0.0})
+    assert by_range([("only", 0.7)]) == {"only": 1.0}
 
 
 def test_the_best_keyword_hit_beats_a_weak_vector_neighbour() -> None:
