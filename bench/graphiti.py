@@ -8,9 +8,9 @@ inside the write; on both sides the first batch warms up, untimed), and the same
 searched (graphmem: `search(kinds: [FACT])`; Graphiti: `search`), both with the same local
 embedder (WordLlama, 256 dimensions: graphmem runs with GRAPHMEM_EMBEDDER=wordllama here,
 since its default sentence transformer is not in Graphiti's virtualenv). Each runs on its own
-fresh Neo4j 5.26 with the same settings (Community has one user database, and both name a label `Entity`). Graphiti runs in
-its own virtualenv (`.graphmem/bench/graphiti-venv`, made on first use), since graphiti-core
-pins its own dependencies.
+fresh Neo4j 5.26 with the same settings (Community has one user database, and both name a
+label `Entity`). Graphiti runs in its own virtualenv (`.graphmem/bench/graphiti-venv`, made
+on first use), since graphiti-core pins its own dependencies.
 """
 
 from __future__ import annotations
