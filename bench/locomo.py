@@ -326,7 +326,7 @@ async def episode_recall(db: Database, settings: Any, conversations: list[Conver
 
 
 GRID: dict[str, tuple[float, ...]] = {
-    "vector": (0.0, 0.1, 0.2, 0.4), "session": (0.0, 0.1, 0.2, 0.4),
+    "vector": (0.0, 0.1, 0.2, 0.3, 0.4), "session": (0.0, 0.1, 0.2, 0.4),
     "time": (0.0, 0.25, 0.5, 1.0), "speaker": (1.0, 2.0, 4.0), "own_words": (0.25, 0.5, 1.0),
 }
 

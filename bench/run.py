@@ -384,8 +384,8 @@ async def bench(args: argparse.Namespace) -> None:
     print(f"{'service process RSS (MB)':<34}{rss_mb:>14.0f}")
     print(f"\nretrieval over {args.episodes} episodes, {args.searches} queries each; baselines: "
           "one raw vector-index query; one raw statement querying the episodes' fulltext and "
-          "vector indexes; one querying both indexes of all four kinds (query vector "
-          "precomputed)\n")
+          "vector indexes; one querying both indexes of all four kinds (each embeds its query "
+          "first, with the same embedder, as search does)\n")
     comparisons = (
         ("vector", "vector", ("search", "recall")),
         ("fulltext + vector", "hybrid", ("search", "search episodes", "recall")),
