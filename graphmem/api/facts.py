@@ -6,9 +6,10 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import strawberry
+from strawberry.dataloader import DataLoader
 
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Info
+from graphmem.api.context import Context, Info
 from graphmem.api.fields import resolver
 from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
@@ -131,10 +132,14 @@ class Fact:
     async def evidence(self, info: Info) -> list[EpisodeRef]:
         from graphmem.api.episodes import Episode
 
-        ctx, ns = info.context, Namespace(self.namespace)
-        loader = ctx.loader("evidence", ns,
-                            lambda ids: provenance.evidence_of(ctx.db, ns, ids))
+        loader = evidence_loader(info.context, Namespace(self.namespace))
         return [Episode.of(item.episode) for item in await loader.load(str(self.id))]
+
+
+def evidence_loader(ctx: Context, ns: Namespace) -> DataLoader[str, list[provenance.Evidence]]:
+    """The evidence of many facts in one statement per request (a fact page's nested
+    evidence); `provenance` primes it with what its own statement read."""
+    return ctx.loader("evidence", ns, lambda ids: provenance.evidence_of(ctx.db, ns, ids))
 
 
 @strawberry.type(description="One SUPERSEDES relationship: the other fact, how and why.")
@@ -291,6 +296,7 @@ async def fact_provenance(
     ctx = info.context
     ns = ctx.namespace(namespace)
     audit = await provenance.of_fact(ctx.db, ns, str(fact_id))
+    evidence_loader(ctx, ns).prime(audit.fact.id, audit.evidence)
     return Provenance(fact=Fact.of(audit.fact),
                       cited_by=[Summary.of(s) for s in audit.cited_by],
                       supersedes=[Fact.of(f) for f in audit.supersedes],

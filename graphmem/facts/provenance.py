@@ -26,6 +26,7 @@ class Evidence:
 @dataclass(frozen=True)
 class Provenance:
     fact: Fact
+    evidence: list[Evidence]  # oldest first
     cited_by: list[Summary]
     supersedes: list[Fact]  # older facts this one replaced (transitively)
     superseded_by: list[Fact]  # newer facts that replaced this one (transitively)
@@ -38,6 +39,7 @@ async def of_fact(db: Database, ns: Namespace, fact_id: str) -> Provenance:
     row = rows[0]
     return Provenance(
         fact=Fact.from_row(row["fact"]),
+        evidence=[Evidence(Episode.from_row(e["episode"]), e["quote"]) for e in row["evidence"]],
         cited_by=[Summary.from_row(s) for s in row["summaries"]],
         supersedes=[Fact.from_row(f) for f in row["supersedes"]],
         superseded_by=[Fact.from_row(f) for f in row["superseded_by"]],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
 from graphmem.db.database import Database
 from tests.support.client import GraphQLClient
@@ -60,6 +61,25 @@ async def test_facts_query_filters_by_subject_alias_and_predicate(
         name aliases factsOut { predicate object } factsIn { subject } } }""", ns=ns)
     assert entity["entity"]["aliases"] == ["Ali"]
     assert {f["predicate"] for f in entity["entity"]["factsOut"]} == {"works_at", "likes"}
+
+
+async def test_provenance_is_one_statement(gql: GraphQLClient, db: Database, ns: str) -> None:
+    """An auditor's question, "why do you believe this?", in one read: the fact, its
+    evidence in time order and the rest of its audit (the key lookup aside)."""
+    await gql.ok(RECORD, ns=ns, eps=[ep("m2", 2, "Still in Lisbon"),
+                                     ep("m1", 1, "Moved to Lisbon")])
+    asserted = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_in", "Lisbon",
+                                                       evidence=["m2", "m1"])])
+    def evidence_reads() -> float | None:
+        return REGISTRY.get_sample_value("graphmem_cypher_seconds_count",
+                                         {"statement": "facts/evidence_of"})
+
+    before = evidence_reads(), db.round_trips
+    audit = (await gql.ok(PROVENANCE, ns=ns, id=asserted["assertFacts"][0]["fact"]["id"]))
+    assert [e["content"] for e in audit["provenance"]["evidence"]] == [
+        "Moved to Lisbon", "Still in Lisbon"]
+    assert evidence_reads() == before[0]  # no second statement for the evidence
+    assert db.round_trips - before[1] <= 2  # the key's lookup (unless cached), provenance
 
 
 async def test_provenance_round_trip(gql: GraphQLClient, ns: str) -> None:
