@@ -14,4 +14,4 @@ CALL (n, aliased) {
   WITH n, aliased WHERE aliased IS NOT NULL
   RETURN aliased AS e
 }
-RETURN n.key AS key, e.id AS id
+RETURN collect({key: n.key, id: e.id}) AS rows

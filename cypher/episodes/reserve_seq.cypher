@@ -9,4 +9,4 @@ SET s.updated_at = $now
 WITH s, sess, s.last_seq AS base
 SET s.last_seq = base + sess.count,
     s.pending_tokens = coalesce(s.pending_tokens, 0) + sess.tokens
-RETURN sess.session_id AS session_id, base
+RETURN collect({session_id: sess.session_id, base: base}) AS rows

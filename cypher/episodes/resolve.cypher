@@ -7,4 +7,4 @@ OPTIONAL MATCH (by_ext:Episode {ns: $ns, external_id: ref})
   USING INDEX SEEK by_ext:Episode(ns, external_id)
 WITH ref, coalesce(by_id, by_ext) AS e
 WHERE e IS NOT NULL
-RETURN ref, e.id AS id, e.occurred_at AS occurred_at
+RETURN collect({ref: ref, id: e.id, occurred_at: e.occurred_at}) AS rows

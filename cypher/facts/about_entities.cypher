@@ -11,4 +11,4 @@ CALL (entity_id) {
   ORDER BY f.recorded_at DESC
   LIMIT $per_entity
 }
-RETURN entity_id, type(role) AS role, f {.*, embedding: null} AS fact
+RETURN collect({entity_id: entity_id, role: type(role), fact: f {.*, embedding: null}}) AS rows

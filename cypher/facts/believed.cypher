@@ -13,7 +13,7 @@ CALL () {
   RETURN f
 }
 MATCH (f)-[:SUBJECT]->(s)
-RETURN f.id AS id, s.id AS subject_id, f.predicate AS predicate, f.identity AS identity,
-       f.valid_from AS valid_from, f.valid_to AS valid_to, f.confidence AS confidence,
-       f.source AS source, f.status AS status
-ORDER BY f.recorded_at, f.id
+WITH f, s ORDER BY f.recorded_at, f.id
+RETURN collect({id: f.id, subject_id: s.id, predicate: f.predicate, identity: f.identity,
+                valid_from: f.valid_from, valid_to: f.valid_to, confidence: f.confidence,
+                source: f.source, status: f.status}) AS rows

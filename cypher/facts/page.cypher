@@ -26,6 +26,5 @@ WHERE ($predicate IS NULL OR f.predicate = $predicate)
                              AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
   AND ($after_t IS NULL OR f.recorded_at < $after_t
        OR (f.recorded_at = $after_t AND f.id < $after_id))
-RETURN f {.*, embedding: null} AS fact
-ORDER BY f.recorded_at DESC, f.id DESC
-LIMIT $limit
+WITH f ORDER BY f.recorded_at DESC, f.id DESC LIMIT $limit
+RETURN collect({fact: f {.*, embedding: null}}) AS rows

@@ -22,5 +22,6 @@ WITH DISTINCT r, m
 ORDER BY r.valid_from DESC, r.fact_id
 LIMIT $limit
 MATCH (fact:Fact {ns: $ns, id: r.fact_id}) USING INDEX SEEK fact:Fact(id)
-RETURN fact {.*, embedding: null} AS fact, startNode(r).id AS from_id, endNode(r).id AS to_id,
-       m {.id, .name, .type, .datatype, .key, entity: m:Entity} AS neighbour
+RETURN collect({fact: fact {.*, embedding: null}, from_id: startNode(r).id,
+                to_id: endNode(r).id,
+                neighbour: m {.id, .name, .type, .datatype, .key, entity: m:Entity}}) AS rows

@@ -73,6 +73,17 @@ def plain(record: Record) -> Row:
     return dict(zip(record.keys(), values, strict=True))
 
 
+def rows_of(records: list[Record]) -> list[Row]:
+    """The statement's rows. A statement that returns many rows collects them into one
+    column named ``rows``: the async driver spends about 0.1 ms on every record it receives
+    (500 resolved references: 60 ms as 500 records, 20 ms as one), and a collected list costs
+    little more than its values."""
+    rows = [plain(record) for record in records]
+    if len(rows) == 1 and len(rows[0]) == 1 and "rows" in rows[0]:
+        return list(rows[0]["rows"])
+    return rows
+
+
 def _count_rows(span: Any, rows: list[Row]) -> None:
     if span is not None:
         span.set_attribute("db.response.returned_rows", len(rows))
@@ -102,7 +113,7 @@ class Tx:
         self._db.round_trips += 1
         with metrics.timed(metrics.CYPHER_SECONDS, name), self._db.span(name) as span:
             result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
-            rows = [plain(record) for record in await result.fetch(1_000_000)]
+            rows = rows_of(await result.fetch(1_000_000))
             _count_rows(span, rows)
             return rows
 
@@ -136,7 +147,7 @@ class Database:
         with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
             async with self._session(READ_ACCESS) as session:
                 result = await session.run(statement(name), bolt.masked(_keyed(name, params)))
-                rows = [plain(record) for record in await result.fetch(1_000_000)]
+                rows = rows_of(await result.fetch(1_000_000))
             _count_rows(span, rows)
             return rows
 
@@ -148,7 +159,7 @@ class Database:
                 records, _, _ = await self.driver.execute_query(
                     statement(name), bolt.masked(_keyed(name, params)), database_=self.name,
                     routing_=RoutingControl.WRITE)
-                rows = [plain(record) for record in records]
+                rows = rows_of(records)
                 _count_rows(span, rows)
         except UNAVAILABLE as exc:
             raise self._retryable(exc) from exc
