@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from dataclasses import replace
+from datetime import datetime
 from functools import partial
 
+import dateutil.parser
 import strawberry
 from graphql.error import GraphQLError
 from graphql.validation import ASTValidationRule
@@ -19,6 +22,8 @@ from strawberry.extensions import (
 from strawberry.extensions.base_extension import SchemaExtension
 from strawberry.extensions.max_aliases import create_validator as alias_rule
 from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
+from strawberry.schema.config import StrawberryConfig
+from strawberry.schema.types.base_scalars import DateTimeDefinition, wrap_parser
 from strawberry.types import ExecutionContext
 
 from graphmem.api import audit as audit_api
@@ -200,6 +205,19 @@ class _ValidationCache(ValidationCache):
         yield from super().on_validate()
 
 
+def _parse_datetime(value: str) -> datetime:
+    """The standard library's C parser first: strawberry's default (dateutil's isoparse) was
+    a tenth of a 500-episode `recordEpisodes` batch; dateutil still reads what it cannot."""
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        parsed: datetime = dateutil.parser.isoparse(value)
+        return parsed
+
+
+DATETIME = replace(DateTimeDefinition, parse_value=wrap_parser(_parse_datetime, "DateTime"))
+
+
 class _Schema(strawberry.Schema):
     def process_errors(self, errors: list[GraphQLError],
                        execution_context: ExecutionContext | None = None) -> None:
@@ -227,7 +245,8 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     ]
     if not settings.introspection:
         extensions.append(DisableIntrospection)
-    return _Schema(query=Query, mutation=Mutation, extensions=extensions)
+    return _Schema(query=Query, mutation=Mutation, extensions=extensions,
+                   config=StrawberryConfig(scalar_map={datetime: DATETIME}))
 
 
 def sdl() -> str:
