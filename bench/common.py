@@ -7,6 +7,7 @@ import asyncio
 import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -18,6 +19,14 @@ from graphmem.local_neo4j import LocalNeo4j
 from graphmem.security.auth import create_key
 
 GraphQL = Callable[..., Awaitable[dict[str, Any]]]
+
+
+def episodes(n: int, prefix: str) -> list[dict[str, Any]]:
+    """``n`` user turns as `EpisodeInput`s, a second apart over 50 sessions, on 97 topics."""
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return [{"externalId": f"{prefix}-{i}", "sessionId": f"s{i % 50}", "kind": "USER_MESSAGE",
+             "actor": "user", "content": f"message number {i} about topic {i % 97}",
+             "occurredAt": (start + timedelta(seconds=i)).isoformat()} for i in range(n)]
 
 
 def fresh_local_neo4j(server: LocalNeo4j) -> LocalNeo4j:

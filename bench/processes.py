@@ -16,13 +16,9 @@ import argparse
 import asyncio
 import logging
 import os
-import socket
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from datetime import UTC, datetime, timedelta
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -32,55 +28,20 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
+sys.path.insert(0, str(ROOT))  # for the tests' `graphmem serve` subprocess helper
 
-from common import fresh_local_neo4j  # noqa: E402  (bench/ is the script's directory)
+from common import episodes, fresh_local_neo4j  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem.core.config import get_settings  # noqa: E402
 from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 from graphmem.security.auth import create_key  # noqa: E402
+from tests.support.server import serving  # noqa: E402
 
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $eps) { created } }"""
 SEARCH = """query($ns: String!, $q: String!) {
   search(namespace: $ns, query: $q, limit: 10) { hits { kind } } }"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def _serve(processes: int) -> Iterator[str]:
-    """One `graphmem serve` on a free port, ready; stopped afterwards."""
-    port = _free_port()
-    env = {**os.environ, "GRAPHMEM_PROCESSES": str(processes),
-           "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "0", "GRAPHMEM_WORKERS": "0"}
-    server = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--port",
-                               str(port)], env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-
-
-def _episodes(n: int, prefix: str) -> list[dict[str, Any]]:
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    return [{"externalId": f"{prefix}-{i}", "sessionId": f"s{i % 50}", "kind": "USER_MESSAGE",
-             "actor": "user", "content": f"message number {i} about topic {i % 97}",
-             "occurredAt": (start + timedelta(seconds=i)).isoformat()} for i in range(n)]
 
 
 async def _drained(db: Database) -> None:
@@ -91,7 +52,7 @@ async def _drained(db: Database) -> None:
 async def _run(urls: list[str], token: str, db: Database, ns: str,
                args: argparse.Namespace) -> dict[str, float]:
     headers = {"Authorization": f"Bearer {token}"}
-    data = _episodes(args.episodes, ns)
+    data = episodes(args.episodes, ns)
     batches = [data[i:i + args.batch] for i in range(0, len(data), args.batch)]
     async with httpx.AsyncClient(timeout=120, headers=headers) as http:
 
@@ -128,7 +89,9 @@ async def bench(args: argparse.Namespace) -> None:
     results = {}
     for processes in (1, 2):
         with ExitStack() as stack:
-            urls = [stack.enter_context(_serve(processes)) for _ in range(processes)]
+            urls = [stack.enter_context(serving(
+                GRAPHMEM_PROCESSES=str(processes), GRAPHMEM_RATE_LIMIT_PER_MINUTE="0",
+                GRAPHMEM_WORKERS="0")) for _ in range(processes)]
             await _run(urls, token, db, f"bench/warm-{processes}",
                        argparse.Namespace(**{**vars(args), "episodes": args.batch * 4,
                                              "searches": args.clients * 4}))

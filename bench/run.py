@@ -30,7 +30,7 @@ import statistics
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,14 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")  # measure the service, not it
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")  # no pipeline worker polling beside the runs
 
-from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noqa: E402  (bench/ is the script's directory)
+# bench/ is the script's directory:
+from common import (  # noqa: E402
+    GraphQL,
+    delete_namespaces,
+    episodes,
+    fresh_local_neo4j,
+    serving,
+)
 
 from graphmem.core.config import get_settings  # noqa: E402
 from graphmem.core.namespaces import lucene_key  # noqa: E402
@@ -135,13 +142,6 @@ RETURN f.text AS text, collect(e {.id, .content}) AS evidence
 GQL_LOOKUP = """query($ns: String!, $s: String!, $p: String!) {
   facts(namespace: $ns, where: {subject: $s, predicate: $p}, first: 50) {
     nodes { id subject predicate object confidence status recordedAt } } }"""
-
-
-def episodes(n: int, prefix: str) -> list[dict[str, Any]]:
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    return [{"externalId": f"{prefix}-{i}", "sessionId": f"s{i % 50}", "kind": "USER_MESSAGE",
-             "actor": "user", "content": f"message number {i} about topic {i % 97}",
-             "occurredAt": (start + timedelta(seconds=i)).isoformat()} for i in range(n)]
 
 
 def raw_rows(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
