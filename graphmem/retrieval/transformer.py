@@ -16,7 +16,6 @@ query and embeds some 40-170 turns a second on two CPUs, off the request path.
 from __future__ import annotations
 
 import asyncio
-import threading
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -101,7 +100,6 @@ class _Model:
         self.tokenizer = Tokenizer.from_str(vocabulary)
         self.tokenizer.enable_truncation(MAX_TOKENS)
         self.tokenizer.enable_padding()
-        self.lock = threading.Lock()  # the tokenizer's padding settings are shared state
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
@@ -115,8 +113,7 @@ class _Model:
     def _forward(self, texts: list[str]) -> list[list[float]]:
         import numpy as np
 
-        with self.lock:
-            encoded = self.tokenizer.encode_batch(texts)
+        encoded = self.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         feed: dict[str, Any] = {"input_ids": ids, "attention_mask": np.array(
             [e.attention_mask for e in encoded], dtype=np.int64)}
