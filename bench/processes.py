@@ -91,7 +91,8 @@ async def bench(args: argparse.Namespace) -> None:
         with ExitStack() as stack:
             urls = [stack.enter_context(serving(
                 GRAPHMEM_PROCESSES=str(processes), GRAPHMEM_RATE_LIMIT_PER_MINUTE="0",
-                GRAPHMEM_WORKERS="0")) for _ in range(processes)]
+                GRAPHMEM_WORKERS="0", GRAPHMEM_EMBEDDING_WORKER="true"))
+                for _ in range(processes)]
             await _run(urls, token, db, f"bench/warm-{processes}",
                        argparse.Namespace(**{**vars(args), "episodes": args.batch * 4,
                                              "searches": args.clients * 4}))

@@ -216,10 +216,12 @@ def worker(
     count: int = typer.Option(1, "--count", "-c", min=1, max=32, help="Workers to run."),
     once: bool = typer.Option(False, "--once", help="Run the due jobs, then exit."),
 ) -> None:
-    """Run pipeline jobs (extraction, summaries) alone, beside or instead of `serve`'s."""
+    """Run the background work alone, beside or instead of `serve`'s: pipeline jobs
+    (extraction, summaries) and, unless GRAPHMEM_EMBEDDING_WORKER=false, embeddings."""
     from graphmem.db import migrations
     from graphmem.observability import logs, tracing
     from graphmem.pipelines.worker import Worker, run_workers
+    from graphmem.retrieval import embeddings
     from graphmem.security import encryption
 
     settings = get_settings()
@@ -227,13 +229,23 @@ def worker(
     tracing.configure(settings)
     ensure_neo4j(settings)
     logs.configure(settings.log_level, settings.log_json)
+    embedder = embeddings.make_embedder(settings) if settings.embedding_worker else None
+    batch = settings.embedding_batch_size
 
     async def work(db: Database) -> None:
         await migrations.apply(db)
+        if embedder is not None:
+            await embeddings.ensure_space(db, embedder)
         if once:
             single = Worker(db, settings)
             await single.housekeeping()
             typer.echo(f"ran {await single.drain()} job(s)", err=True)
+            if embedder is not None:
+                done = await embeddings.embed_all_pending(db, embedder, batch)
+                typer.echo(f"embedded {done} node(s)", err=True)
+        elif embedder is not None:
+            await asyncio.gather(run_workers(db, settings, count),
+                                 embeddings.run_worker(db, embedder, batch))
         else:
             await run_workers(db, settings, count)
 

@@ -1,18 +1,28 @@
 """Several `graphmem serve` processes on one database, as a user who outgrew one runs them:
 work is claimed so no two processes do it twice, a write through one is read through the
-other at once, and the per-key rate limit holds across them."""
+other at once, and the per-key rate limit holds across them. Embedding can leave the serving
+processes for a `graphmem worker`.
+
+The embedding queue is service-wide, so these tests hold it alone: the suite's in-process
+app stops embedding meanwhile (the other test services never embed: tests/support/server)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import re
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, contextmanager
 
 import httpx
 import pytest
+from starlette.applications import Starlette
 
 from graphmem.db.database import Database
+from graphmem.retrieval import embeddings
 from tests.support.documents import RECORD, said
 from tests.support.server import serving
 
@@ -30,8 +40,20 @@ def processes(**env: str) -> Iterator[list[str]]:
 
 
 @pytest.fixture(scope="module")
-def services(db: Database) -> Iterator[list[str]]:
-    with processes() as urls:
+async def queue_alone(app: Starlette) -> AsyncIterator[None]:
+    """The in-process app's embedding worker stops for this module (giving back its claim)."""
+    runtime = app.state.runtime
+    runtime._worker.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await runtime._worker
+    yield
+    runtime._worker = asyncio.create_task(embeddings.run_worker(
+        runtime.db, runtime.embedder, runtime.settings.embedding_batch_size))
+
+
+@pytest.fixture(scope="module")
+def services(queue_alone: None, db: Database) -> Iterator[list[str]]:
+    with processes(GRAPHMEM_EMBEDDING_WORKER="true") as urls:
         yield urls
 
 
@@ -57,6 +79,26 @@ async def _drained(db: Database) -> None:
     raise AssertionError("the embedding queue did not drain")
 
 
+# First: the module's `services` (which embed) are not started yet.
+async def test_a_worker_process_embeds_for_serving_processes_that_do_not(
+        queue_alone: None, db: Database, admin_token: str, ns: str) -> None:
+    env = {**os.environ, "GRAPHMEM_LOG_LEVEL": "WARNING", "GRAPHMEM_WORKERS": "0"}
+    with processes(GRAPHMEM_EMBEDDING_WORKER="false") as (a, b):
+        turns = [said(f"v{i}", f"2026-05-03T10:00:{i:02d}Z", f"the otter raft number {i:02d}")
+                 for i in range(50)]
+        assert "errors" not in (await _post(a, admin_token, RECORD, ns=ns, eps=turns)).json()
+        await asyncio.sleep(1)
+        assert (await db.read("embeddings/pending_count"))[0]["pending"] >= 50  # nobody embeds
+        worker = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "worker"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            await _drained(db)  # the worker alone empties the queue
+        finally:
+            worker.terminate()
+            worker.wait(timeout=20)
+        assert [await _embedded(url) for url in (a, b)] == [0.0, 0.0]
+
+
 async def test_no_node_is_embedded_twice_and_each_is_found_through_the_other(
         services: list[str], db: Database, admin_token: str, ns: str) -> None:
     a, b = services
@@ -71,11 +113,9 @@ async def test_no_node_is_embedded_twice_and_each_is_found_through_the_other(
     await _drained(db)
     done = [after - was for after, was in zip([await _embedded(u) for u in services], before,
                                              strict=True)]
-    # Every node at most once: a second claim would count it twice. (Other workers of the
-    # suite, its own app's and the console tests' service, share the queue and may take some;
-    # run alone, the two processes embed exactly 400. The claim itself is tested without
-    # them: tests/retrieval/test_embeddings.py.)
-    assert 0 < sum(done) <= len(turns)
+    # Every node at most once: a second claim would count it twice. (The claim itself is
+    # tested without processes: tests/retrieval/test_embeddings.py.)
+    assert sum(done) == len(turns)
     found = (await _post(b, admin_token, SEARCH, ns=ns, q="walrus colony number 007")).json()
     top = [hit["episode"]["externalId"] for hit in found["data"]["search"]["hits"][:3]]
     assert "t7" in top  # (its neighbours share its words through their windows)
@@ -100,3 +140,4 @@ async def test_a_write_through_one_process_is_read_through_the_other_at_once(
         read = (await _post(b, admin_token, """query($ns: String!) {
             episodes(namespace: $ns, first: 50) { nodes { externalId } } }""", ns=ns)).json()
         assert f"w{i}" in {n["externalId"] for n in read["data"]["episodes"]["nodes"]}
+

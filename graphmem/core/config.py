@@ -115,9 +115,13 @@ class Settings(BaseSettings):
     # extra), "console" prints them. Spans name operations and statements, never content.
     tracing: Literal["off", "otlp", "console"] = "off"
 
-    # Embeddings: "local" (a model shipped inside a PyPI wheel, offline), "openai" (any
-    # OpenAI-compatible endpoint), or "none" (search runs on BM25 and the graph alone).
+    # Embeddings: "local" (a sentence transformer from Maven Central, offline), "wordllama"
+    # (a static model in a PyPI wheel), "openai" (any OpenAI-compatible endpoint), or "none"
+    # (search runs on BM25 and the graph alone).
     embedder: Literal["local", "wordllama", "openai", "none"] = "local"
+    # Whether this process (`serve` or `worker`) embeds what waits. Off on the serving
+    # processes and on in `graphmem worker`, the embedding leaves the processes that answer.
+    embedding_worker: bool = True
     embedding_model: str = "text-embedding-3-small"
     embedding_dimension: int = Field(256, ge=8, le=4096)
     embedding_base_url: str | None = None

@@ -24,14 +24,18 @@ def free_port() -> int:
 @contextmanager
 def serving(**env: str) -> Iterator[str]:
     """`graphmem serve` with this process's environment (the suite's Neo4j) and ``env`` over
-    it; yields its base URL once `/readyz` says ready, and stops it afterwards."""
+    it; yields its base URL once `/readyz` says ready, and stops it afterwards.
+
+    It embeds nothing unless ``env`` says so: the suite's in-process app embeds the shared
+    queue, and a test that counts what a process embeds must not share it with bystanders."""
     port = free_port()
     # Its log goes to a file: a pipe nobody reads fills up (one line per request) and then
     # blocks the server mid-write.
     with tempfile.TemporaryFile() as log:
         server = subprocess.Popen(
             [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
-            env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=log)
+            env={**os.environ, "GRAPHMEM_EMBEDDING_WORKER": "false", **env},
+            stdout=subprocess.DEVNULL, stderr=log)
         url = f"http://127.0.0.1:{port}"
         try:
             for _ in range(600):
