@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TypeVar
 
 import typer
@@ -184,6 +186,67 @@ def reembed() -> None:
 
     ensure_neo4j(settings)
     typer.echo(f"embedded {with_database(work)} nodes")
+
+
+@app.command("export")
+def export_namespace(
+    namespace: str = typer.Argument(..., help="The namespace to export."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="A file (default stdout)."),
+    decrypt: bool = typer.Option(False, "--decrypt", help=(
+        "Export encrypted episode content as plaintext (else it stays sealed, importable "
+        "only into the same namespace under the same keys).")),
+) -> None:
+    """Write a namespace's whole memory as JSON Lines (docs/export-format.md)."""
+    from graphmem.core.namespaces import parse_namespace
+    from graphmem.portability.exporting import export
+    from graphmem.security import encryption
+
+    settings = get_settings()
+    encryption.install_from(settings)
+    ns = parse_namespace(namespace)
+
+    async def work(db: Database) -> int:
+        lines = 0
+        with contextlib.ExitStack() as stack:
+            sink = stack.enter_context(output.open("w", encoding="utf-8")) if output \
+                else sys.stdout
+            async for record in export(db, ns, decrypt):
+                sink.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+                sink.write("\n")
+                lines += 1
+        return lines
+
+    ensure_neo4j(settings)
+    typer.echo(f"exported {with_database(work)} lines of {ns}", err=True)
+
+
+@app.command("import")
+def import_file(
+    path: Path = typer.Argument(..., exists=True, dir_okay=False, help="An export file."),
+    into: str | None = typer.Option(None, "--into", help=(
+        "The namespace to import into (default: the one it was exported from).")),
+) -> None:
+    """Import an export file; safe to run again, and resumes after an interruption."""
+    from graphmem.db import migrations
+    from graphmem.portability.importing import import_lines
+    from graphmem.security import encryption
+
+    settings = get_settings()
+    encryption.install_from(settings)
+    with path.open(encoding="utf-8") as counting:
+        total = sum(1 for _ in counting)
+
+    async def work(db: Database) -> str:
+        await migrations.apply(db)
+        with path.open(encoding="utf-8") as lines, \
+                typer.progressbar(length=total, label="importing", file=sys.stderr) as bar:
+            result = await import_lines(db, lines, into, progress=bar.update)
+        resumed = f", resumed after line {result.resumed_after}" if result.resumed_after else ""
+        return (f"imported {result.nodes} nodes and {result.relationships} relationships into "
+                f"{result.namespace}{resumed}")
+
+    ensure_neo4j(settings)
+    typer.echo(with_database(work), err=True)
 
 
 @encryption_app.command("new-key")

@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
@@ -25,6 +25,7 @@ from neo4j import (
     AsyncGraphDatabase,
     AsyncManagedTransaction,
     AsyncSession,
+    AsyncTransaction,
     Record,
     RoutingControl,
 )
@@ -119,6 +120,21 @@ class Tx:
 
 
 @dataclass
+class Snapshot:
+    """A read transaction whose statements stream their rows (``Database.snapshot``)."""
+
+    _tx: AsyncTransaction
+    _db: Database
+
+    async def stream(self, name: str, /, **params: Any) -> AsyncIterator[Row]:
+        self._db.round_trips += 1
+        with self._db.span(name):
+            result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
+            async for record in result:
+                yield plain(record)
+
+
+@dataclass
 class Database:
     driver: AsyncDriver
     name: str
@@ -164,6 +180,17 @@ class Database:
         except UNAVAILABLE as exc:
             raise self._retryable(exc) from exc
         return rows
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Snapshot]:
+        """One read transaction for statements whose rows are streamed (an export): they all
+        see the same committed state, and no more than the driver's fetch size is held."""
+        async with self._session(READ_ACCESS) as session:
+            tx = await session.begin_transaction()
+            try:
+                yield Snapshot(tx, self)
+            finally:
+                await tx.close()
 
     def _session(self, mode: str = WRITE_ACCESS) -> AsyncSession:
         """A session that shares ``execute_query``'s bookmarks, so a read always sees what

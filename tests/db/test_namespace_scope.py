@@ -45,6 +45,9 @@ UNSCOPED = {  # statement -> why it is not about one namespace
                         "own namespace",
     "jobs/enqueue_regeneration": "the worker's sweep for stale summaries; each job is "
                                  "created in the summary's own namespace",
+    "portability/checkpoint": "an import's progress, by a digest of file and target",
+    "portability/checkpoint_line": "an import's progress, by a digest of file and target",
+    "portability/finish_import": "an import's progress, by a digest of file and target",
 }
 COUNTED = {  # statement -> why nodes of other namespaces may be counted (never returned)
     "search/find": "the vector indexes span namespaces: hits of other namespaces are "

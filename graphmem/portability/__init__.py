@@ -1,0 +1,1 @@
+"""Taking a namespace's memory out of graphmem and putting it back (export, import)."""

@@ -1,0 +1,216 @@
+"""Import: an export file into a namespace (its own, or another one), chunk by chunk.
+
+Each chunk of lines is checked line by line, then written in one transaction with a
+checkpoint of the last line it holds, so a failed or interrupted import leaves whole chunks
+and resumes after the last one. Nodes are found by their identity or made, so importing a
+file twice gives the same graph. Into another namespace, service-wide ids are remapped
+(derived from the old id and the target, so a second run finds what the first made).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from neo4j.exceptions import ConstraintError
+
+from graphmem.core.errors import InvalidInput
+from graphmem.core.namespaces import Namespace, parse_namespace
+from graphmem.db.database import Database, Row, Tx
+from graphmem.episodes.store import Episode, earliest_per_session
+from graphmem.portability.format import (
+    EMBEDDED,
+    GLOBAL_IDS,
+    REFERENCES,
+    SEALED,
+    EndRecord,
+    NodeRecord,
+    RelRecord,
+    parse,
+    read_header,
+    remapped,
+)
+from graphmem.security import encryption
+
+CHUNK = 1_000  # lines per transaction
+
+
+@dataclass
+class ImportResult:
+    namespace: Namespace
+    nodes: int = 0
+    relationships: int = 0
+    resumed_after: int = 0  # lines a previous, interrupted run had committed
+
+
+@dataclass
+class _Chunk:
+    first_line: int
+    nodes: list[Row] = field(default_factory=list)
+    rels: list[Row] = field(default_factory=list)
+    last_line: int = 0
+
+
+async def import_lines(db: Database, lines: Iterable[str], into: str | None = None,
+                       chunk: int = CHUNK, progress: Callable[[int], None] | None = None,
+                       ) -> ImportResult:
+    """Import the lines of an export file (header first) into ``into`` or its own namespace."""
+    numbered = enumerate(lines, start=1)
+    first = next(numbered, None)
+    if first is None:
+        raise InvalidInput("the file is empty", line=1)
+    head = read_header(first[1])
+    source = parse_namespace(head["namespace"])
+    target = parse_namespace(into) if into else source
+    run = _Run(source, target, head["decrypted"], _checkpoint_id(head, target))
+    result = ImportResult(target)
+    done = result.resumed_after = await _committed_line(db, run.checkpoint)
+    seen = [0, 0]  # nodes, relationships read
+    pending = _Chunk(done + 1)
+    ended: EndRecord | None = None
+    for number, line in numbered:
+        if not line.strip():
+            continue
+        record = parse(line, number)
+        if ended is not None:
+            raise InvalidInput(f"line {number}: a record after the end record", line=number)
+        if isinstance(record, EndRecord):
+            ended = record
+            continue
+        seen[isinstance(record, RelRecord)] += 1
+        if number <= done:
+            continue  # committed by the interrupted run
+        run.add(pending, record, number)
+        if len(pending.nodes) + len(pending.rels) >= chunk:
+            await _commit(db, run, pending, result, progress)
+            pending = _Chunk(number + 1)
+    await _commit(db, run, pending, result, progress)
+    _check_end(ended, seen)
+    await db.write("portability/finish_import", id=run.checkpoint)
+    return result
+
+
+@dataclass(frozen=True)
+class _Run:
+    source: Namespace
+    target: Namespace
+    decrypted: bool
+    checkpoint: str
+
+    @property
+    def remaps(self) -> bool:
+        return self.source != self.target
+
+    def add(self, chunk: _Chunk, record: NodeRecord | RelRecord, number: int) -> None:
+        chunk.last_line = number
+        if isinstance(record, NodeRecord):
+            chunk.nodes.append(self._node(record, number))
+        else:
+            chunk.rels.append(self._rel(record, number))
+
+    def _id(self, label: str, key: str | None) -> str | None:
+        return remapped(key, self.target) if key and self.remaps and label in GLOBAL_IDS else key
+
+    def _references(self, kind: str, props: dict[str, Any]) -> dict[str, Any]:
+        if not self.remaps:
+            return props
+        names = REFERENCES.get(kind, frozenset()) | REFERENCES["*"]
+        return {name: remapped(value, self.target) if name in names and isinstance(value, str)
+                else value for name, value in props.items()}
+
+    def _node(self, record: NodeRecord, number: int) -> Row:
+        props = self._references(record.label, record.props)
+        key = self._id(record.label, record.key)
+        if record.label == "Episode":
+            props = self._episode(props, key, number)
+        return {"line": number, "label": record.label, "key": key, "props": props,
+                "embed": record.label in EMBEDDED and "redacted_at" not in props}
+
+    def _episode(self, props: dict[str, Any], key: str | None, number: int) -> dict[str, Any]:
+        sealed = [name for name in SEALED
+                  if str(props.get(name, "")).startswith(encryption.PREFIX)]
+        if sealed and self.remaps:
+            raise InvalidInput(
+                f"line {number}: {sealed[0]} is encrypted and bound to namespace "
+                f"{self.source!r}: import into it, or export with --decrypt", line=number)
+        if sealed or encryption.active() is None or "redacted_at" in props:
+            return props  # as stored (a redacted episode keeps its original's hash)
+        try:
+            plain = Episode.from_row({**props, "id": key, "ns": self.target}).as_new()
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidInput(f"line {number}: not an episode ({exc})", line=number) from None
+        return {**props, **{name: encryption.seal(str(props[name]), self.target)
+                            for name in SEALED if name in props},
+                "content_hash": plain.content_hash()}
+
+    def _rel(self, record: RelRecord, number: int) -> Row:
+        (start, start_key), (end, end_key) = record.start, record.end
+        return {"line": number, "type": record.type, "from_label": start,
+                "from_key": self._id(start, start_key), "to_label": end,
+                "to_key": self._id(end, end_key),
+                "props": self._references(record.type, record.props)}
+
+
+async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
+                  progress: Callable[[int], None] | None) -> None:
+    if not chunk.nodes and not chunk.rels:
+        return
+
+    async def write(tx: Tx) -> None:
+        if chunk.nodes:
+            await tx.run("portability/merge_nodes", ns=run.target, nodes=chunk.nodes)
+            sessions = earliest_per_session([
+                {"session_id": n["props"].get("session_id"),
+                 "occurred_at": n["props"].get("occurred_at")}
+                for n in chunk.nodes if n["label"] == "Episode"])
+            if sessions:  # the chain, and each turn's copies of its neighbours for search
+                await tx.run("episodes/relink", ns=run.target, sessions=sessions)
+        if chunk.rels:
+            made = await tx.run("portability/merge_relationships", ns=run.target,
+                                rels=chunk.rels)
+            _check_relationships(chunk.rels, {row["line"] for row in made})
+        await tx.run("portability/checkpoint", id=run.checkpoint, line=chunk.last_line)
+
+    try:
+        await db.transaction(write)
+    except ConstraintError:
+        raise InvalidInput(
+            f"lines {chunk.first_line}-{chunk.last_line}: a node there has an id another "
+            "namespace holds; import into the namespace it was exported from, or into a new "
+            "one (--into)", line=chunk.first_line) from None
+    result.nodes += len(chunk.nodes)
+    result.relationships += len(chunk.rels)
+    if progress is not None:
+        progress(chunk.last_line - chunk.first_line + 1)
+
+
+def _check_relationships(rels: list[Row], made: set[int]) -> None:
+    for rel in rels:
+        if rel["line"] not in made:
+            raise InvalidInput(
+                f"line {rel['line']}: {rel['type']} joins a node that is neither in the file "
+                f"before it nor in the namespace ({rel['from_label']} {rel['from_key']} -> "
+                f"{rel['to_label']} {rel['to_key']})", line=rel["line"])
+
+
+def _check_end(ended: EndRecord | None, seen: list[int]) -> None:
+    if ended is None:
+        raise InvalidInput("the file ends without its end record: it was cut short (what it "
+                           "held is imported; import the whole file again to finish)")
+    if (ended.nodes, ended.relationships) != tuple(seen):
+        raise InvalidInput(f"the end record counts {ended.nodes} nodes and "
+                           f"{ended.relationships} relationships, the file holds {seen[0]} "
+                           f"and {seen[1]}: it was altered")
+
+
+def _checkpoint_id(head: dict[str, Any], target: Namespace) -> str:
+    """One checkpoint per (export, target): no namespace name is stored in it."""
+    seed = f"{head['namespace']}\0{head.get('exported_at')}\0{target}"
+    return "import_" + hashlib.sha256(seed.encode()).hexdigest()[:32]
+
+
+async def _committed_line(db: Database, checkpoint: str) -> int:
+    rows = await db.read("portability/checkpoint_line", id=checkpoint)
+    return int(rows[0]["line"]) if rows else 0

@@ -1,0 +1,192 @@
+"""Export and import over the real service: a namespace taken out and put back into another
+one answers every query as the original does, a second import changes nothing, and a bad
+file is refused at its line with nothing of its chunk written."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from graphmem.core.errors import InvalidInput
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.portability.exporting import export
+from graphmem.portability.format import GLOBAL_IDS, REFERENCES, remapped
+from graphmem.portability.importing import import_lines
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, fact, said
+from tests.support.graph import delete_namespace, namespace_contents
+from tests.support.workloads import fill
+
+FACTS = """query($ns: String!, $asOf: DateTime) {
+  facts(namespace: $ns, asOf: $asOf, includeHistory: true, first: 200) { nodes {
+    id subject predicate object objectKind text status validFrom validTo statedValidFrom
+    statedValidTo recordedAt retractedAt confidence source assertedBy endedBy reason
+    openConflicts revises { id } resolution { __typename } } } }"""
+PROVENANCE = """query($ns: String!, $id: ID!) { provenance(namespace: $ns, factId: $id) {
+  evidence { externalId content occurredAt } supersedes { id } supersededBy { id }
+  citedBy { id text stale coversFrom coversTo } } }"""
+TIMELINE = """query($ns: String!, $e: String!) { timeline(namespace: $ns, entity: $e,
+  includeHistory: true) { nodes { __typename } } }"""
+SEARCH = """query($ns: String!, $q: String!) { search(namespace: $ns, query: $q, limit: 5,
+  kinds: [EPISODE]) { hits { episode { externalId } } } }"""
+
+
+async def exported(db: Database, ns: str, decrypt: bool = False) -> list[dict[str, Any]]:
+    return [record async for record in export(db, Namespace(ns), decrypt)]
+
+
+def lines(records: list[dict[str, Any]]) -> list[str]:
+    return [json.dumps(record) for record in records]
+
+
+def as_in(records: list[dict[str, Any]], into: str) -> list[str]:
+    """The records an export of ``into`` should hold after importing ``records`` there."""
+
+    def node_id(label: str, key: Any) -> Any:
+        return remapped(key, into) if label in GLOBAL_IDS and key else key
+
+    def refs(kind: str, props: dict[str, Any]) -> dict[str, Any]:
+        names = REFERENCES.get(kind, frozenset()) | REFERENCES["*"]
+        return {k: remapped(v, into) if k in names else v for k, v in props.items()}
+
+    out = []
+    for record in records[1:]:
+        if "node" in record:
+            record = {**record, "key": node_id(record["node"], record["key"]),
+                      "props": refs(record["node"], record["props"])}
+        elif "rel" in record:
+            record = {**record, "from": [record["from"][0], node_id(*record["from"])],
+                      "to": [record["to"][0], node_id(*record["to"])],
+                      "props": refs(record["rel"], record["props"])}
+        out.append(json.dumps(record, sort_keys=True))
+    return sorted(out)
+
+
+def without_ids(value: Any, ids: dict[str, str]) -> Any:
+    """A GraphQL answer with the target's ids written back as the source's."""
+    if isinstance(value, dict):
+        return {k: without_ids(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_ids(v, ids) for v in value]
+    return ids.get(value, value) if isinstance(value, str) else value
+
+
+@pytest.fixture
+async def other(db: Database) -> AsyncIterator[str]:
+    name = f"test/{uuid.uuid4().hex[:12]}"
+    yield name
+    await delete_namespace(db, name)
+
+
+async def a_memory(gql: GraphQLClient, ns: str) -> None:
+    """Sessions, facts with evidence, history, a conflict, an alias, a policy, a summary."""
+    await fill(gql, ns)
+    await gql.ok(RECORD, ns=ns, eps=[
+        {**said(f"t{i}", f"2026-07-01T10:00:{i:02d}Z", f"turn {i}: the heron by the mill pond"),
+         "sessionId": "walk"} for i in range(12)])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "likes", "herons", evidence=["t3", "t4"])])
+    await gql.ok("""mutation($ns: String!) { writeSummary(namespace: $ns, summary: {
+        text: "A walk by the mill pond.", covers: ["t0", "t1"], sessionId: "walk"}) { id } }""",
+                 ns=ns)
+    await gql.ok("""mutation($ns: String!) { redactEpisode(namespace: $ns, id: "t5",
+        reason: "asked") { id } }""", ns=ns)
+
+
+async def test_an_exported_namespace_imported_elsewhere_answers_alike(
+        db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
+    await a_memory(gql, ns)
+    first = await exported(db, ns)
+    result = await import_lines(db, lines(first), into=other)
+    assert (result.nodes, result.relationships) == (first[-1]["end"]["nodes"],
+                                                    first[-1]["end"]["relationships"])
+    again = await exported(db, other)
+    assert sorted(json.dumps(r, sort_keys=True) for r in again[1:]) == as_in(first, other)
+
+    ids = {remapped(r["key"], other): r["key"] for r in first
+           if r.get("node") in GLOBAL_IDS and r.get("key")}
+    for moment in (None, datetime.now(UTC).isoformat()):
+        source = (await gql.ok(FACTS, ns=ns, asOf=moment))["facts"]["nodes"]
+        target = (await gql.ok(FACTS, ns=other, asOf=moment))["facts"]["nodes"]
+        assert _sorted(without_ids(target, ids)) == _sorted(source) and len(source) >= 6
+    for node in source:
+        original = await gql.ok(PROVENANCE, ns=ns, id=node["id"])
+        copy = await gql.ok(PROVENANCE, ns=other, id=remapped(node["id"], other))
+        assert without_ids(copy, ids) == original
+    for entity in ("user", "herons"):
+        assert await gql.ok(TIMELINE, ns=other, e=entity) == \
+            await gql.ok(TIMELINE, ns=ns, e=entity)
+    found = await gql.ok(SEARCH, ns=other, q="heron mill pond turn 7")
+    assert found == await gql.ok(SEARCH, ns=ns, q="heron mill pond turn 7")
+    assert len(found["search"]["hits"]) == 5
+
+
+async def test_importing_twice_changes_nothing(db: Database, gql: GraphQLClient, ns: str,
+                                               other: str) -> None:
+    await a_memory(gql, ns)
+    file = lines(await exported(db, ns))
+    await import_lines(db, file, into=other)
+    once = await namespace_contents(db, other)
+    await import_lines(db, file, into=other)
+    assert await namespace_contents(db, other) == once
+
+
+async def test_a_bad_line_is_named_and_its_chunk_not_written(
+        db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
+    await a_memory(gql, ns)
+    file = lines(await exported(db, ns))
+    for bad, says in (('{"node": "Episode", "key": "ep_1", "props": {"x": {"a": 1}}}',
+                       "properties are strings"),
+                      ('{"node": "Job", "key": "j"}', "unknown label 'Job'"),
+                      ('{"rel": "X` DETACH DELETE n //", "from": ["Episode", "a"], '
+                       '"to": ["Episode", "b"]}', "relationship type"),
+                      ("not json", "not JSON")):
+        broken = [*file[:5], bad, *file[5:]]
+        with pytest.raises(InvalidInput) as refused:
+            await import_lines(db, broken, into=other, chunk=1000)
+        assert refused.value.details["line"] == 6 and says in refused.value.message
+        assert await namespace_contents(db, other) == []
+
+
+async def test_an_interrupted_import_resumes_after_its_last_chunk(
+        db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
+    await a_memory(gql, ns)
+    file = lines(await exported(db, ns))
+    damaged = [*file[:25], "{", *file[26:]]  # line 26: chunks of 10 records from line 2
+    with pytest.raises(InvalidInput, match="line 26"):
+        await import_lines(db, damaged, into=other, chunk=10)
+    assert (await import_lines(db, file, into=other, chunk=10)).resumed_after == 21
+    complete = await namespace_contents(db, other)
+    await import_lines(db, file, into=other, chunk=10)  # from the start again: the same
+    assert await namespace_contents(db, other) == complete
+
+
+async def test_a_file_cut_short_imports_what_it_holds_and_says_so(
+        db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
+    await a_memory(gql, ns)
+    file = lines(await exported(db, ns))
+    cut = len(file) - 3  # the end record and two relationships lost in transit
+    with pytest.raises(InvalidInput, match="cut short"):
+        await import_lines(db, file[:cut], into=other, chunk=10)
+    rest = await import_lines(db, file, into=other, chunk=10)
+    assert (rest.resumed_after, rest.nodes, rest.relationships) == (cut, 0, 2)
+
+
+async def test_an_import_into_its_own_namespace_restores_it(
+        db: Database, gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[said("r1", "2026-05-01T10:00:00Z", "I keep bees")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "keeps", "bees", evidence=["r1"])])
+    file = lines(await exported(db, ns))
+    await delete_namespace(db, ns)
+    await import_lines(db, file)
+    assert sorted(json.dumps(r, sort_keys=True) for r in (await exported(db, ns))[1:]) == \
+        sorted(json.dumps(json.loads(line), sort_keys=True) for line in file[1:])
+
+
+def _sorted(nodes: list[dict[str, Any]]) -> list[str]:
+    return sorted(json.dumps(node, sort_keys=True) for node in nodes)
