@@ -4,6 +4,8 @@ file is refused at its line with nothing of its chunk written."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -11,15 +13,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from graphmem.core.errors import InvalidInput
+from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.facts import store as facts
+from graphmem.facts.model import Fact
 from graphmem.portability.exporting import export
 from graphmem.portability.format import GLOBAL_IDS, REFERENCES, remapped
 from graphmem.portability.importing import import_lines
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, fact, said
+from tests.support.fact_workloads import apply_step, policy_step, step
 from tests.support.graph import delete_namespace, namespace_contents
 from tests.support.workloads import fill
 
@@ -190,3 +197,36 @@ async def test_an_import_into_its_own_namespace_restores_it(
 
 def _sorted(nodes: list[dict[str, Any]]) -> list[str]:
     return sorted(json.dumps(node, sort_keys=True) for node in nodes)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(first=policy_step, steps=st.lists(step, min_size=3, max_size=8))
+async def test_random_workloads_round_trip(db: Database, first: Any, steps: list[Any]) -> None:
+    """Export, import elsewhere, export again: the same records, and facts at every past
+    belief time the same (the fact invariants' workloads)."""
+    source, target = (Namespace(f"prop/{uuid.uuid4().hex[:10]}") for _ in range(2))
+    moments = []
+    try:
+        for work in [first, *steps]:
+            with contextlib.suppress(GraphmemError):  # refusals are the invariants' business
+                await apply_step(db, source, work)
+            moments.append(datetime.now(UTC))
+        records = await exported(db, source)
+        await import_lines(db, lines(records), into=target)
+        again = await exported(db, target)
+        assert sorted(json.dumps(r, sort_keys=True) for r in again[1:]) == as_in(records, target)
+        ids = {remapped(r["key"], target): r["key"] for r in records
+               if r.get("node") in GLOBAL_IDS and r.get("key")}
+        for moment in moments:
+            where = facts.FactFilter(as_of=moment, include_history=True)
+            original = await facts.page(db, source, where, first=10_000, after=None)
+            copy = await facts.page(db, target, where, first=10_000, after=None)
+            assert sorted(_fact(f, {**ids, target: source}) for _, f in copy.items) == \
+                sorted(_fact(f, {}) for _, f in original.items)
+    finally:
+        await delete_namespace(db, source)
+        await delete_namespace(db, target)
+
+
+def _fact(fact: Fact, ids: dict[str, str]) -> str:
+    return json.dumps(without_ids(dataclasses.asdict(fact), ids), sort_keys=True, default=str)
