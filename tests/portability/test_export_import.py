@@ -21,9 +21,9 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.facts import store as facts
 from graphmem.facts.model import Fact
-from graphmem.portability.exporting import export
 from graphmem.portability.format import GLOBAL_IDS, REFERENCES, remapped
 from graphmem.portability.importing import import_lines
+from tests.portability.files import exported, lines
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, fact, said
 from tests.support.fact_workloads import apply_step, policy_step, step
@@ -42,14 +42,6 @@ TIMELINE = """query($ns: String!, $e: String!) { timeline(namespace: $ns, entity
   includeHistory: true) { nodes { __typename } } }"""
 SEARCH = """query($ns: String!, $q: String!) { search(namespace: $ns, query: $q, limit: 5,
   kinds: [EPISODE]) { hits { episode { externalId } } } }"""
-
-
-async def exported(db: Database, ns: str, decrypt: bool = False) -> list[dict[str, Any]]:
-    return [record async for record in export(db, Namespace(ns), decrypt)]
-
-
-def lines(records: list[dict[str, Any]]) -> list[str]:
-    return [json.dumps(record) for record in records]
 
 
 def as_in(records: list[dict[str, Any]], into: str) -> list[str]:
