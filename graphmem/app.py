@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, Router
 
 from graphmem.api import browser_guide
-from graphmem.api.http import graphql_route
+from graphmem.api.http import graphql_routes
 from graphmem.console import routes as console
 from graphmem.core.config import Settings, get_settings
 from graphmem.core.errors import GraphmemError
@@ -107,7 +107,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Mount("/browser", _cross_origin(Route("/guide", _browser_guide),
                                             Route("/style.grass", _browser_style))),
             Route("/metrics", metrics.endpoint),
-            graphql_route(settings, ide=console.graphiql),
+            *graphql_routes(settings, ide=console.graphiql),
             *console.routes(),
         ],
         middleware=[Middleware(RequestIds)],

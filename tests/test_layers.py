@@ -5,11 +5,13 @@
     api                      GraphQL types and resolvers, a thin layer over the domain
     pipelines                extraction and summarising jobs, run by workers
     governance               erasure, retention, the audit trail, statistics
+    portability              export and import of a namespace
     retrieval                search, recall, embeddings, time expressions, the fact cache
     facts                    statements, provenance, conflicts and their resolution, entities
     episodes                 the append-only log
     summaries                compressed context
     jobs                     the job queue and pipeline switches (storage-level)
+    events                   the outbox of changes, and following it
     security                 API keys, rate limits, encryption at rest
     db                       Neo4j: connection, named statements, migrations
     local_neo4j              the Neo4j graphmem runs itself
@@ -27,8 +29,9 @@ from pathlib import Path
 
 import graphmem
 
-LAYERS = ["cli", "app", "console", "api", "pipelines", "governance", "retrieval", "facts",
-          "episodes", "summaries", "jobs", "security", "db", "local_neo4j", "observability", "core"]
+LAYERS = ["cli", "app", "console", "api", "pipelines", "governance", "portability", "retrieval",
+          "facts", "episodes", "summaries", "jobs", "events", "security", "db", "local_neo4j",
+          "observability", "core"]
 PACKAGE = Path(graphmem.__file__).resolve().parent
 
 

@@ -17,7 +17,7 @@ CALL () {
   WHERE clashes = 0
   SET c.status = 'resolved', c.resolved_at = $now,
       c.reason = 'its candidates no longer clash (superseded, retracted or narrowed)'
-  RETURN count(c) AS closed
+  RETURN collect(c.id) AS closed
 }
 CALL () {
   MATCH (f:Fact {ns: $ns, status: 'disputed'})-[:SUBJECT]->(s)

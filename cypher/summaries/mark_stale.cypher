@@ -30,4 +30,4 @@ CALL (s) {
   SET s.text = $withdrawn, s.withdrawn_at = $now
   REMOVE s.embedding, s:EmbedPending
 }
-RETURN count(s) AS marked
+RETURN collect(s.id) AS marked

@@ -27,6 +27,7 @@ class Context:
     fact_cache: FactCache | None = None
     worker: Worker | None = None
     loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
+    connection_params: object = None  # a WebSocket's `connection_init` payload
 
     def namespace(self, raw: str) -> Namespace:
         """Validate a namespace argument and check this key may use it.

@@ -1,5 +1,7 @@
 """``/graphql`` over HTTP: body-size cap and API-key check *before* GraphQL runs, so an
-unauthenticated request never reaches the memory graph; then strawberry's ASGI view."""
+unauthenticated request never reaches the memory graph; then strawberry's ASGI view. Over a
+WebSocket (subscriptions, ``graphql-transport-ws``), the key comes in ``connection_init`` and
+is checked before the connection is acknowledged."""
 
 from __future__ import annotations
 
@@ -8,9 +10,12 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types.unset import UnsetType
 
 from graphmem.api.context import Context
 from graphmem.api.schema import build_schema
@@ -28,9 +33,11 @@ class _UnreadableBody(Exception):
 
 
 class _GraphQLView(GraphQL[Context, None]):
-    def __init__(self, settings: Settings) -> None:
-        super().__init__(build_schema(settings), graphql_ide=None)
+    def __init__(self, settings: Settings, keys: KeyCache) -> None:
+        super().__init__(build_schema(settings), graphql_ide=None,
+                         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,))
         self.settings = settings
+        self.keys = keys
 
     def decode_json(self, data: str | bytes) -> object:
         """JSON nested deeper than the parser's stack (metadata 980 levels deep) or bytes that
@@ -60,6 +67,22 @@ class _GraphQLView(GraphQL[Context, None]):
                        embedder=runtime.embedder, fact_cache=runtime.fact_cache,
                        worker=runtime.worker)
 
+    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
+        """A subscription's key, as ``Authorization: Bearer …`` in ``connection_init``'s
+        payload (browsers cannot set headers on a WebSocket); refused: closed with 4403."""
+        if not self.settings.auth_required:
+            context.principal = ANONYMOUS_ADMIN
+            return await super().on_ws_connect(context)
+        params = context.connection_params if isinstance(context.connection_params, dict) \
+            else {}
+        header = params.get("Authorization") or params.get("authorization")
+        try:
+            context.principal = await authenticate(
+                context.db, header if isinstance(header, str) else None, self.keys)
+        except GraphmemError:
+            raise ConnectionRejectionError from None
+        return await super().on_ws_connect(context)
+
 
 class GraphQLEndpoint:
     """ASGI app for ``/graphql``: limits, authentication, then the GraphQL view. ``ide`` answers
@@ -68,9 +91,9 @@ class GraphQLEndpoint:
     def __init__(self, settings: Settings, ide: ASGIApp | None = None) -> None:
         self.settings = settings
         self.ide = ide
-        self.view = _GraphQLView(settings)
-        self.limiter = RateLimiter(settings.rate_limit_per_process)
         self.keys = KeyCache(settings.auth_cache_s)
+        self.view = _GraphQLView(settings, self.keys)
+        self.limiter = RateLimiter(settings.rate_limit_per_process)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -190,6 +213,8 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
                     headers=headers)
 
 
-def graphql_route(settings: Settings, ide: ASGIApp | None = None) -> Route:
-    return Route("/graphql", GraphQLEndpoint(settings, ide if settings.graphiql else None),
-                 methods=["GET", "POST"])
+def graphql_routes(settings: Settings, ide: ASGIApp | None = None) -> list[BaseRoute]:
+    """``/graphql`` over HTTP and, for subscriptions, over a WebSocket: one schema."""
+    endpoint = GraphQLEndpoint(settings, ide if settings.graphiql else None)
+    return [Route("/graphql", endpoint, methods=["GET", "POST"]),
+            WebSocketRoute("/graphql", endpoint.view)]

@@ -31,6 +31,7 @@ from graphmem.api import conflicts as conflict_api
 from graphmem.api import entities as entity_api
 from graphmem.api import episodes as episode_api
 from graphmem.api import erasure as erasure_api
+from graphmem.api import events as event_api
 from graphmem.api import facts as fact_api
 from graphmem.api import jobs as job_api
 from graphmem.api import retention as retention_api
@@ -194,6 +195,14 @@ class Mutation:
         description="Queue a failed job again, now, with fresh attempts.")
 
 
+@strawberry.type(description="Be told what changes, as it is committed (graphql-transport-ws on "
+                             "/graphql; send the key as `Authorization` in `connection_init`).")
+class Subscription:
+    memory_events = strawberry.subscription(
+        resolver=event_api.memory_events,
+        description="A namespace's changes from now on, each once, in the order they happened.")
+
+
 class _ValidationCache(ValidationCache):
     """strawberry's cache validates every document it has not seen, overwriting errors found
     before it: a document the cost limit refused must not be walked by the validators."""
@@ -245,7 +254,8 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     ]
     if not settings.introspection:
         extensions.append(DisableIntrospection)
-    return _Schema(query=Query, mutation=Mutation, extensions=extensions,
+    return _Schema(query=Query, mutation=Mutation, subscription=Subscription,
+                   extensions=extensions,
                    config=StrawberryConfig(scalar_map={datetime: DATETIME}))
 
 

@@ -84,6 +84,8 @@ class Settings(BaseSettings):
     introspection: bool = True
     auth_required: bool = True
     auth_cache_s: float = Field(10.0, ge=0)  # a revoked key stops working within this
+    # How often a `memoryEvents` subscription looks for new events.
+    event_poll_s: float = Field(0.5, gt=0, le=60)
     max_body_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_query_depth: int = Field(12, gt=0)
     max_query_tokens: int = Field(5000, gt=0)

@@ -15,7 +15,9 @@ from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Tx
 from graphmem.episodes.store import EpisodeKind, NewEpisode, Sensitivity, record_in
-from graphmem.facts import entities
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
+from graphmem.facts import entities, plan_writer
 from graphmem.facts import store as facts
 from graphmem.facts.model import Fact, Source
 from graphmem.summaries import store as summaries
@@ -47,7 +49,8 @@ async def _retract(tx: Tx, ns: Namespace, fact_id: str, reason: str, actor: str 
     episode = await _observe(tx, ns, f"Retracted “{old.text}”. Reason: {reason}", actor, now)
     await tx.run("facts/retract", ns=ns, id=fact_id, episode_id=episode, reason=reason,
                  actor=actor, now=to_native(now))
-    await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(now))
+    await outbox.emit(tx, ns, EventKind.FACT_RETRACTED, [fact_id], now)
+    await plan_writer.settle_orphaned(tx, ns, now)
     await summaries.mark_stale(tx, ns, [fact_id], "a cited fact was retracted")
     return (await facts.by_ids_in(tx, ns, [fact_id]))[fact_id]
 

@@ -17,6 +17,8 @@ from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import Page, after_time_cursor, time_cursor
 from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, to_native
 from graphmem.db.database import Database, Row, Tx
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
 from graphmem.facts import entities, resolution
 from graphmem.facts import plan_writer as resolution_store
 from graphmem.facts.model import Fact
@@ -89,8 +91,9 @@ async def _resolve(tx: Tx, ns: Namespace, conflict_id: str, keep: str, reason: s
     # Close this conflict first: the plan may open a new one for what still clashes.
     await tx.run("conflicts/resolve", ns=ns, id=conflict_id, keep=keep, reason=reason,
                  actor=actor, now=to_native(now))
+    await outbox.emit(tx, ns, EventKind.CONFLICT_RESOLVED, [conflict_id], now)
     await resolution_store.write_plan(tx, ns, decided, [], actor, now, settle=False)
-    await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(now))
+    await resolution_store.settle_orphaned(tx, ns, now)
     return (await _load(tx, ns, conflict_id))[0]
 
 

@@ -10,6 +10,8 @@ from datetime import datetime
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Row, Tx
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
 from graphmem.facts import resolution
 from graphmem.facts.model import FactStatus
 from graphmem.summaries import store as summaries
@@ -20,6 +22,8 @@ async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list
     """Apply a resolution plan. Order matters: every node exists before conflicts link them,
     and facts end last, so a conflict left without a clash settles."""
     at = to_native(now)
+    await outbox.emit(tx, ns, EventKind.FACT_CREATED,
+                      [c.id for c in decided.created] + [r.id for r in decided.revisions], now)
     if decided.created:
         await tx.run("facts/create", ns=ns, now=at, facts=[
             rows[c.claim] | {"id": c.id, "status": c.status.value,
@@ -31,10 +35,11 @@ async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list
             {"id": r.id, "of": r.of, "status": r.status.value,
              "valid_from": to_native(r.interval.start), "valid_to": to_native(r.interval.end)}
             for r in level])
-    if decided.disputes:
+    disputes = {f"conflict_{uuid.uuid4().hex}": ids for ids in decided.disputes if len(ids) > 1}
+    if disputes:
         await tx.run("conflicts/open", ns=ns, now=at, conflicts=[
-            {"id": f"conflict_{uuid.uuid4().hex}", "fact_ids": ids} for ids in decided.disputes
-            if len(ids) > 1])
+            {"id": conflict_id, "fact_ids": ids} for conflict_id, ids in disputes.items()])
+        await outbox.emit(tx, ns, EventKind.CONFLICT_OPENED, disputes, now)
     if decided.evidence:
         await tx.run("facts/add_evidence", ns=ns, now=at, updates=[
             {"fact_id": fact_id, "confidence": rows[i]["confidence"],
@@ -42,14 +47,22 @@ async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list
     if decided.ended:
         await tx.run("facts/end", ns=ns, now=at, status=FactStatus.SUPERSEDED.value, actor=actor,
                      ends=[{"id": i, "reason": why} for i, why in decided.ended.items()])
+        await outbox.emit(tx, ns, EventKind.FACT_SUPERSEDED, sorted(decided.ended), now)
     if decided.supersessions:
         await tx.run("facts/supersede", ns=ns, now=at, actor=actor, links=[
             {"winner": s.winner, "loser": s.loser, "strategy": s.strategy, "reason": s.reason}
             for s in decided.supersessions])
     if decided.ended and settle:
-        await tx.run("conflicts/settle_orphaned", ns=ns, now=at)
+        await settle_orphaned(tx, ns, now)
     if decided.ended:
         await summaries.mark_stale(tx, ns, sorted(decided.ended), "a cited fact was superseded")
+
+
+async def settle_orphaned(tx: Tx, ns: Namespace, now: datetime) -> None:
+    """Close the open conflicts whose candidates no longer clash, and release the facts no
+    open conflict holds (after a supersession, retraction, erasure or resolution)."""
+    rows = await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(now))
+    await outbox.emit(tx, ns, EventKind.CONFLICT_RESOLVED, rows[0]["closed"], now)
 
 
 def _by_depth(revisions: list[resolution.Revision]) -> list[list[resolution.Revision]]:

@@ -22,7 +22,9 @@ from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Tx
 from graphmem.episodes.store import earliest_per_session, resolve_refs
-from graphmem.facts import entities
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
+from graphmem.facts import entities, plan_writer
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.security import encryption
 from graphmem.summaries import store as summaries
@@ -96,16 +98,18 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
     ids = sorted({e.id for e in found.values()})
     plan = (await tx.run("erasure/episodes_plan", ns=ns, ids=ids))[0]
     await entities.lock(tx, ns, [i for i in plan["entities"] if i])
-    now = to_native(datetime.now(UTC))
+    now = datetime.now(UTC)
     stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased", WITHDRAWN)
-    done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=now, actor=actor,
-                         orphaned=[i for i in plan["orphaned"] if i] if retract_orphans
-                         else []))[0]
+    orphaned = [i for i in plan["orphaned"] if i] if retract_orphans else []
+    done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=to_native(now),
+                         actor=actor,
+                         orphaned=orphaned))[0]
     sessions = earliest_per_session(plan["sessions"])
     if sessions:
         await tx.run("episodes/relink", ns=ns, sessions=sessions)
+    await outbox.emit(tx, ns, EventKind.FACT_RETRACTED, orphaned, now)
     if done["retracted"]:
-        await tx.run("conflicts/settle_orphaned", ns=ns, now=now)
+        await plan_writer.settle_orphaned(tx, ns, now)
     return {"episodes": done["erased"], "facts_retracted": done["retracted"],
             "summaries_stale": stale, "_ids": ids, "_contents": plan["contents"]}
 
@@ -151,7 +155,7 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: b
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
         counts["summaries_stale"] += cascade["summaries_stale"]
-    await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(datetime.now(UTC)))
+    await plan_writer.settle_orphaned(tx, ns, datetime.now(UTC))
     return counts
 
 
@@ -180,11 +184,19 @@ async def _copies(db: Database, ns: Namespace, probes: list[str],
 
 
 async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:
-    await db.write("erasure/receipt", id=receipt.id, scope=receipt.scope,
-                   ns_digest=await digest(db, ns),
-                   requested_at=receipt.requested_at, completed_at=receipt.completed_at,
-                   counts=json.dumps(receipt.counts, sort_keys=True),
-                   verified=receipt.verified, actor=actor)
+    """The receipt, and (unless the whole namespace went: its events went with it, and an
+    event would keep its name) the event that says the erasure is done."""
+    ns_digest = await digest(db, ns)
+
+    async def write(tx: Tx) -> None:
+        await tx.run("erasure/receipt", id=receipt.id, scope=receipt.scope, ns_digest=ns_digest,
+                     requested_at=receipt.requested_at, completed_at=receipt.completed_at,
+                     counts=json.dumps(receipt.counts, sort_keys=True),
+                     verified=receipt.verified, actor=actor)
+        if receipt.scope != "namespace":
+            await outbox.emit(tx, ns, EventKind.ERASURE_DONE, [receipt.id], receipt.completed_at)
+
+    await db.transaction(write)
 
 
 async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str | None,

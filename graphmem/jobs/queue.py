@@ -24,6 +24,8 @@ from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import Page, after_time_cursor, time_cursor
 from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, to_native
 from graphmem.db.database import Database, Row, Tx
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
 
 
 class JobKind(StrEnum):
@@ -204,14 +206,24 @@ async def fail(db: Database, claim: Claim, error: str, settings: Settings,
     """Record a failed attempt: retried after a backoff, or ``failed`` for good (at once when
     ``final``: the same input would fail the same way)."""
     now = utcnow()
-    rows = await db.write(
-        "jobs/fail", ns=claim.job.namespace, id=claim.job.id, worker=claim.worker,
-        attempt=claim.attempt, error=error[:500],
-        max_attempts=claim.attempt if final else settings.job_max_attempts,
-        now=to_native(now),
-        not_before=to_native(now + backoff(claim.attempt, settings.job_backoff_s,
-                                           settings.job_backoff_cap_s)))
-    return Job.from_row({**rows[0]["job"], "episodes": claim.job.episodes}) if rows else None
+    ns = Namespace(claim.job.namespace)
+
+    async def record(tx: Tx) -> Job | None:
+        rows = await tx.run(
+            "jobs/fail", ns=ns, id=claim.job.id, worker=claim.worker,
+            attempt=claim.attempt, error=error[:500],
+            max_attempts=claim.attempt if final else settings.job_max_attempts,
+            now=to_native(now),
+            not_before=to_native(now + backoff(claim.attempt, settings.job_backoff_s,
+                                               settings.job_backoff_cap_s)))
+        if not rows:
+            return None
+        job = Job.from_row({**rows[0]["job"], "episodes": claim.job.episodes})
+        if job.state is JobState.FAILED:
+            await outbox.emit(tx, ns, EventKind.JOB_FAILED, [job.id], now)
+        return job
+
+    return await db.transaction(record)
 
 
 def backoff(attempt: int, base_s: float, cap_s: float) -> timedelta:

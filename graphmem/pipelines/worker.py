@@ -20,6 +20,7 @@ from graphmem.core.config import Settings
 from graphmem.core.errors import GraphmemError, LeaseLost, LLMError
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
+from graphmem.events import outbox
 from graphmem.governance import retention
 from graphmem.jobs import queue as jobs
 from graphmem.observability import metrics, tracing
@@ -119,6 +120,7 @@ class Worker:
                 time.monotonic() - self._swept_at > self.settings.retention_sweep_s:
             await retention.sweep_all(
                 self.db, retract_orphans=self.settings.retention_orphaned_facts == "retract")
+            await outbox.prune(self.db, jobs.utcnow())
             self._swept_at = time.monotonic()
         depth = (await self.db.read("jobs/depth"))[0]
         for state in ("queued", "running", "failed"):

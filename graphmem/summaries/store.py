@@ -11,6 +11,8 @@ from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, to_native
 from graphmem.db.database import Database, Row, Tx, group_rows
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
 
 MAX_TEXT = 200_000
 
@@ -87,13 +89,16 @@ async def _write(tx: Tx, ns: Namespace, new: NewSummary) -> Summary:
         raise NotFound(f"not found in this namespace: {missing[:10]}", missing=missing[:10])
     starts = [t for t in (found["first"], found["sfirst"]) if t is not None]
     ends = [t for t in (found["last"], found["slast"]) if t is not None]
+    now = datetime.now(UTC)
     rows = await tx.run(
         "summaries/write", ns=ns, id=f"sum_{uuid.uuid4().hex}", session_id=new.session_id,
         scope=new.scope, level=new.level, text=new.text, producer=new.producer,
         covers_from=min(starts) if starts else None, covers_to=max(ends) if ends else None,
-        now=to_native(datetime.now(UTC)), episode_ids=found["episodes"],
+        now=to_native(now), episode_ids=found["episodes"],
         summary_ids=found["summaries"], fact_ids=found["facts"])
-    return Summary.from_row(rows[0]["summary"])
+    written = Summary.from_row(rows[0]["summary"])
+    await outbox.emit(tx, ns, EventKind.SUMMARY_WRITTEN, [written.id], now)
+    return written
 
 
 async def latest(db: Database, ns: Namespace, session_id: str) -> Summary | None:
@@ -107,9 +112,12 @@ async def mark_stale(tx: Tx, ns: Namespace, changed_ids: list[str], reason: str,
     those built on them); with ``withdrawn``, replace their text by it too (erasure).
 
     Called inside the transaction that changes them: erasure, supersession, retraction."""
+    now = datetime.now(UTC)
     rows = await tx.run("summaries/mark_stale", ns=ns, changed_ids=changed_ids, reason=reason,
-                        withdrawn=withdrawn, now=to_native(datetime.now(UTC)))
-    return int(rows[0]["marked"]) if rows else 0
+                        withdrawn=withdrawn, now=to_native(now))
+    marked: list[str] = rows[0]["marked"] if rows else []
+    await outbox.emit(tx, ns, EventKind.SUMMARY_STALE, marked, now)
+    return len(marked)
 
 
 async def of_episodes(db: Database, ns: Namespace,

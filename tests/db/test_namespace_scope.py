@@ -45,6 +45,7 @@ UNSCOPED = {  # statement -> why it is not about one namespace
                         "own namespace",
     "jobs/enqueue_regeneration": "the worker's sweep for stale summaries; each job is "
                                  "created in the summary's own namespace",
+    "events/prune": "drops every namespace's events past their keeping time",
     "portability/checkpoint": "an import's progress, by a digest of file and target",
     "portability/checkpoint_line": "an import's progress, by a digest of file and target",
     "portability/finish_import": "an import's progress, by a digest of file and target",

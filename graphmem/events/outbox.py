@@ -1,0 +1,75 @@
+"""The outbox: one ``Event`` node per change, created in the transaction that makes it, so
+an event exists if and only if its change was committed (a crash neither loses nor invents
+one). An event holds its kind, the id of what changed and when, never content: a listener
+that may read the namespace reads the content itself. Events are kept ``EVENT_DAYS``, then
+pruned by the worker's housekeeping."""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from graphmem.core.namespaces import Namespace
+from graphmem.core.timeutil import parse_stored_datetime, to_native
+from graphmem.db.database import Database, Row, Tx
+
+EVENT_DAYS = 7
+PRUNE_BATCH = 10_000
+
+
+class EventKind(enum.Enum):
+    FACT_CREATED = "fact.created"
+    FACT_SUPERSEDED = "fact.superseded"
+    FACT_RETRACTED = "fact.retracted"
+    CONFLICT_OPENED = "conflict.opened"
+    CONFLICT_RESOLVED = "conflict.resolved"
+    SUMMARY_WRITTEN = "summary.written"
+    SUMMARY_STALE = "summary.stale"
+    ERASURE_DONE = "erasure.done"
+    JOB_FAILED = "job.failed"
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    namespace: str
+    kind: EventKind
+    subject_id: str  # the fact, conflict, summary, erasure receipt or job
+    at: datetime
+
+    @classmethod
+    def from_row(cls, row: Row, ns: str) -> Event:
+        return cls(id=row["id"], namespace=ns, kind=EventKind(row["kind"]),
+                   subject_id=row["subject_id"], at=parse_stored_datetime(row["at"]))
+
+
+async def emit(tx: Tx, ns: Namespace, kind: EventKind, subject_ids: Iterable[str],
+               now: datetime | None = None) -> None:
+    """Record that these changed, inside the transaction that changes them."""
+    events = [{"id": f"evt_{uuid.uuid4().hex}", "kind": kind.value, "subject_id": subject}
+              for subject in dict.fromkeys(subject_ids)]
+    if events:
+        await tx.run("events/emit", ns=ns, events=events,
+                     now=to_native(now or datetime.now(UTC)))
+
+
+async def since(db: Database, ns: Namespace, kinds: list[EventKind], after: datetime,
+                after_id: str = "", limit: int = 1_000) -> list[Event]:
+    """The namespace's events of these kinds after (``after``, ``after_id``), oldest first."""
+    rows = await db.read("events/since", ns=ns, kinds=[k.value for k in kinds],
+                         after=to_native(after), after_id=after_id, limit=limit)
+    return [Event.from_row(row, ns) for row in rows]
+
+
+async def prune(db: Database, now: datetime) -> int:
+    """Drop events older than ``EVENT_DAYS``, in bounded transactions; how many went."""
+    before, total = to_native(now - timedelta(days=EVENT_DAYS)), 0
+    while pruned := int((await db.write("events/prune", before=before, batch=PRUNE_BATCH))[0]
+                        ["pruned"]):
+        total += pruned
+        if pruned < PRUNE_BATCH:
+            break
+    return total

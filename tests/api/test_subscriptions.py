@@ -1,0 +1,138 @@
+"""`memoryEvents` over the real service: a `graphmem serve` process, a WebSocket client speaking
+graphql-transport-ws, and changes made through the HTTP API. Each kind of event arrives once,
+after commit, for its namespace only, and only for a key that may read it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from graphmem.db.database import Database
+from graphmem.security.auth import create_key
+from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
+from tests.support.server import serving
+
+EVENTS = """subscription($ns: String!, $kinds: [MemoryEventKind!]) {
+  memoryEvents(namespace: $ns, kinds: $kinds) { id kind namespace subjectId
+    fact { text status } } }"""
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[str]:
+    with serving() as url:
+        yield url
+
+
+@asynccontextmanager
+async def subscribed(url: str, key: str, ns: str, **variables: Any,
+                     ) -> AsyncIterator[ClientConnection]:
+    """A WebSocket with one `memoryEvents` subscription running (acknowledged)."""
+    async with websockets.connect(url.replace("http", "ws") + "/graphql",
+                                  subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init",
+                                  "payload": {"Authorization": f"Bearer {key}"}}))
+        assert json.loads(await ws.recv())["type"] == "connection_ack"
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
+            "query": EVENTS, "variables": {"ns": ns, **variables}}}))
+        await asyncio.sleep(1.0)  # the subscription starts listening (and polls)
+        yield ws
+
+
+async def received(ws: ClientConnection, quiet_s: float = 2.5) -> list[dict[str, Any]]:
+    """Every message until none came for ``quiet_s``."""
+    messages = []
+    while True:
+        try:
+            messages.append(json.loads(await asyncio.wait_for(ws.recv(), quiet_s)))
+        except TimeoutError:
+            return messages
+
+
+async def gql(url: str, key: str, query: str, **variables: Any) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=30) as http:
+        body = (await http.post(f"{url}/graphql", json={"query": query, "variables": variables},
+                                headers={"Authorization": f"Bearer {key}"})).json()
+    assert not body.get("errors"), body["errors"]
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+async def test_each_kind_arrives_once_after_commit_and_only_for_its_namespace(
+        service: str, admin_token: str, ns: str, db: Database) -> None:
+    other = f"{ns}-other"
+    async with subscribed(service, admin_token, ns) as ws, \
+            subscribed(service, admin_token, other) as elsewhere:
+        await gql(service, admin_token, POLICY, ns=ns, p="lives_in", c="ONE", s="MANUAL")
+        await gql(service, admin_token, RECORD, ns=ns, eps=[
+            said("m1", "2026-05-01T10:00:00Z", "I live in Porto"),
+            said("m2", "2026-05-02T10:00:00Z", "I live in Lisbon")])
+        made = await gql(service, admin_token, ASSERT, ns=ns, facts=[
+            fact("user", "lives_in", "Porto", evidence=["m1"]),
+            fact("user", "lives_in", "Lisbon", evidence=["m2"]),
+            fact("user", "likes", "tea", evidence=["m1"])])
+        ids = [row["fact"]["id"] for row in made["assertFacts"]]
+        conflicts = await gql(service, admin_token, """query($ns: String!) {
+            conflicts(namespace: $ns) { nodes { id } } }""", ns=ns)
+        conflict = conflicts["conflicts"]["nodes"][0]["id"]
+        await gql(service, admin_token, """mutation($ns: String!, $c: ID!, $keep: ID!) {
+            resolveConflict(namespace: $ns, conflictId: $c, keep: $keep, reason: "moved") {
+            id } }""", ns=ns, c=conflict, keep=ids[1])
+        await gql(service, admin_token, """mutation($ns: String!) { writeSummary(namespace: $ns,
+            summary: {text: "Lives in Lisbon, likes tea.", covers: ["m1", "m2"]}) { id } }""",
+                  ns=ns)
+        await gql(service, admin_token, """mutation($ns: String!, $id: ID!) {
+            retractFact(namespace: $ns, factId: $id, reason: "not any more") { id } }""",
+                  ns=ns, id=ids[2])
+        await gql(service, admin_token, """mutation($ns: String!) {
+            eraseEpisodes(namespace: $ns, ids: ["m1"]) { id } }""", ns=ns)
+        messages = await received(ws)
+        assert await received(elsewhere, 0.5) == []  # another namespace's: none
+    events = [m["payload"]["data"]["memoryEvents"] for m in messages if m["type"] == "next"]
+    assert [m for m in messages if m["type"] != "next"] == []
+    assert len({e["id"] for e in events}) == len(events)  # each once
+    assert {e["namespace"] for e in events} == {ns}
+    kinds = Counter(e["kind"] for e in events)
+    # Created: the three asserted, and Porto's narrowed version when the conflict was
+    # resolved for Lisbon (Porto held until Lisbon began), which superseded the original.
+    # Retracted: tea (by hand), then the narrowed Porto (its only evidence, m1, erased).
+    assert kinds == {"FACT_CREATED": 4, "CONFLICT_OPENED": 1, "CONFLICT_RESOLVED": 1,
+                     "FACT_SUPERSEDED": 1, "SUMMARY_WRITTEN": 1, "FACT_RETRACTED": 2,
+                     "SUMMARY_STALE": 1, "ERASURE_DONE": 1}, kinds
+    superseded = next(e for e in events if e["kind"] == "FACT_SUPERSEDED")
+    assert superseded["subjectId"] == ids[0] and superseded["fact"]["status"] == "SUPERSEDED"
+
+
+async def test_kinds_filter_what_arrives(service: str, admin_token: str, ns: str) -> None:
+    async with subscribed(service, admin_token, ns, kinds=["FACT_RETRACTED"]) as ws:
+        made = await gql(service, admin_token, ASSERT, ns=ns, facts=[fact("user", "likes", "jazz")])
+        await gql(service, admin_token, """mutation($ns: String!, $id: ID!) {
+            retractFact(namespace: $ns, factId: $id, reason: "no") { id } }""",
+                  ns=ns, id=made["assertFacts"][0]["fact"]["id"])
+        kinds = [m["payload"]["data"]["memoryEvents"]["kind"] for m in await received(ws)]
+    assert kinds == ["FACT_RETRACTED"]
+
+
+async def test_a_bad_key_is_refused_and_another_tenant_gets_an_error(
+        service: str, db: Database, ns: str) -> None:
+    async with websockets.connect(service.replace("http", "ws") + "/graphql",
+                                  subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init",
+                                  "payload": {"Authorization": "Bearer gm_nope"}}))
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+    stranger = await create_key(db, "stranger", grants=["someone-else/*"], admin=False)
+    async with subscribed(service, stranger, ns) as ws:
+        answer = await received(ws, 1.0)
+    assert answer[0]["type"] == "error" or (
+        answer[0]["type"] == "next" and answer[0]["payload"]["errors"][0]["extensions"]["code"]
+        == "FORBIDDEN"), answer

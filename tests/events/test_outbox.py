@@ -1,0 +1,99 @@
+"""The outbox over the real Neo4j: an event exists exactly when its change committed, a
+listener gets each once even when a transaction commits late or emits more than a page, a
+job that fails for good says so, and old events are pruned."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database, Tx
+from graphmem.events import feed, outbox
+from graphmem.events.outbox import Event, EventKind
+from graphmem.jobs import queue as jobs
+
+ALL = list(EventKind)
+
+
+async def emitted(db: Database, ns: str, kind: EventKind, ids: list[str],
+                  at: datetime | None = None) -> None:
+    async def write(tx: Tx) -> None:
+        await outbox.emit(tx, Namespace(ns), kind, ids, at)
+
+    await db.transaction(write)
+
+
+async def test_an_event_exists_only_when_its_transaction_committed(db: Database, ns: str) -> None:
+    async def fails(tx: Tx) -> None:
+        await outbox.emit(tx, Namespace(ns), EventKind.FACT_CREATED, ["fact_a"])
+        raise RuntimeError("the change failed after emitting")
+
+    with pytest.raises(RuntimeError):
+        await db.transaction(fails)
+    await emitted(db, ns, EventKind.FACT_CREATED, ["fact_b"])
+    events = await outbox.since(db, Namespace(ns), ALL, datetime.now(UTC) - timedelta(minutes=1))
+    assert [e.subject_id for e in events] == ["fact_b"]
+
+
+@pytest.fixture
+async def listener(db: Database, ns: str) -> AsyncIterator[asyncio.Queue[Event]]:
+    got: asyncio.Queue[Event] = asyncio.Queue()
+
+    async def listen() -> None:
+        async for event in feed.follow(db, Namespace(ns), ALL, poll_s=0.05):
+            got.put_nowait(event)
+
+    task = asyncio.create_task(listen())
+    await asyncio.sleep(0.2)
+    yield got
+    task.cancel()
+
+
+async def drained(got: asyncio.Queue[Event], wait_s: float = 1.0) -> list[Event]:
+    await asyncio.sleep(wait_s)
+    return [got.get_nowait() for _ in range(got.qsize())]
+
+
+async def test_a_listener_gets_each_event_once_however_they_commit(
+        db: Database, ns: str, listener: asyncio.Queue[Event]) -> None:
+    many = [f"fact_{i:04d}" for i in range(feed.PAGE + 200)]  # one transaction, one moment
+    await emitted(db, ns, EventKind.FACT_CREATED, many)
+    first = await drained(listener)
+    assert sorted(e.subject_id for e in first) == many
+    # A transaction that wrote its event just after those commits only now, long after the
+    # listener looked past that moment: inside the look-back, it still comes.
+    await emitted(db, ns, EventKind.FACT_RETRACTED, ["fact_late"],
+                  first[-1].at + timedelta(milliseconds=1))
+    late = await drained(listener)
+    assert [(e.kind, e.subject_id) for e in late] == [(EventKind.FACT_RETRACTED, "fact_late")]
+
+
+async def test_a_job_failing_for_good_emits_job_failed(db: Database, settings: Settings,
+                                                       ns: str) -> None:
+    before = datetime.now(UTC) - timedelta(seconds=1)
+    outcomes = []
+    for final in (False, True):  # attempts left (queued again, no event), then for good
+        queued = await jobs.enqueue(db, Namespace(ns), jobs.JobKind.EXTRACT, [])
+        claim = await jobs.claim(db, "test-worker", 30, queued.id)
+        assert claim is not None
+        failed = await jobs.fail(db, claim, "refused", settings, final=final)
+        assert failed is not None
+        outcomes.append((failed.state, queued.id))
+    assert [state for state, _ in outcomes] == [jobs.JobState.QUEUED, jobs.JobState.FAILED]
+    events = await outbox.since(db, Namespace(ns), ALL, before)
+    assert [(e.kind, e.subject_id) for e in events] == [(EventKind.JOB_FAILED, outcomes[1][1])]
+
+
+async def test_events_are_pruned_after_their_keeping_time(db: Database, ns: str) -> None:
+    now = datetime.now(UTC)
+    await emitted(db, ns, EventKind.SUMMARY_STALE, ["sum_old"],
+                  now - timedelta(days=outbox.EVENT_DAYS, minutes=1))
+    await emitted(db, ns, EventKind.SUMMARY_STALE, ["sum_new"], now - timedelta(minutes=1))
+    assert await outbox.prune(db, now) >= 1
+    left = await outbox.since(db, Namespace(ns), ALL, now - timedelta(days=30))
+    assert [e.subject_id for e in left] == ["sum_new"]
