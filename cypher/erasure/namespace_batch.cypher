@@ -14,5 +14,6 @@ CALL () { MATCH (n:EntityMerge {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RE
 CALL () { MATCH (n:Job {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS jobs }
 CALL () { MATCH (n:PipelineSwitches {ns: $ns}) DETACH DELETE n RETURN count(*) AS switches }
 CALL () { MATCH (n:RetentionPolicy {ns: $ns}) DETACH DELETE n RETURN count(*) AS retention }
+CALL () { MATCH (n:Event {ns: $ns}) WITH n LIMIT $batch DELETE n RETURN count(*) AS events }
 RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, conflicts, policies,
-       merges, jobs, switches, retention
+       merges, jobs, switches, retention, events
