@@ -27,6 +27,7 @@ from graphmem.core.config import Settings, get_settings
 from graphmem.core.errors import GraphmemError
 from graphmem.db import migrations
 from graphmem.db.database import Database, open_database, wait_until_reachable
+from graphmem.events import webhooks
 from graphmem.observability import metrics, tracing
 from graphmem.observability.logs import RequestIds
 from graphmem.pipelines.worker import Worker, run_workers
@@ -52,6 +53,7 @@ class Runtime:
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
     _worker: asyncio.Task[None] | None = field(default=None, repr=False)
     _pool: asyncio.Task[None] | None = field(default=None, repr=False)
+    _webhooks: asyncio.Task[None] | None = field(default=None, repr=False)
 
     async def become_ready(self) -> None:
         delay = 0.5
@@ -69,6 +71,10 @@ class Runtime:
                 if self.settings.workers:
                     self._pool = asyncio.create_task(
                         run_workers(self.db, self.settings, self.settings.workers))
+                # Idle, one indexed look a second; deliveries are claimed, so every process
+                # may send them.
+                self._webhooks = asyncio.create_task(
+                    webhooks.run_dispatcher(self.db, self.settings))
                 self.ready, self.problem = True, None
             except GraphmemError as exc:
                 self.problem = exc.message
@@ -92,7 +98,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
-            for task in (runtime._task, runtime._worker, runtime._pool):
+            for task in (runtime._task, runtime._worker, runtime._pool, runtime._webhooks):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):

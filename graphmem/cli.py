@@ -280,8 +280,10 @@ def worker(
     once: bool = typer.Option(False, "--once", help="Run the due jobs, then exit."),
 ) -> None:
     """Run the background work alone, beside or instead of `serve`'s: pipeline jobs
-    (extraction, summaries) and, unless GRAPHMEM_EMBEDDING_WORKER=false, embeddings."""
+    (extraction, summaries), webhook deliveries and, unless GRAPHMEM_EMBEDDING_WORKER=false,
+    embeddings."""
     from graphmem.db import migrations
+    from graphmem.events import webhooks
     from graphmem.observability import logs, tracing
     from graphmem.pipelines.worker import Worker, run_workers
     from graphmem.retrieval import embeddings
@@ -306,11 +308,10 @@ def worker(
             if embedder is not None:
                 done = await embeddings.embed_all_pending(db, embedder, batch)
                 typer.echo(f"embedded {done} node(s)", err=True)
-        elif embedder is not None:
-            await asyncio.gather(run_workers(db, settings, count),
-                                 embeddings.run_worker(db, embedder, batch))
         else:
-            await run_workers(db, settings, count)
+            await asyncio.gather(
+                run_workers(db, settings, count), webhooks.run_dispatcher(db, settings),
+                *([embeddings.run_worker(db, embedder, batch)] if embedder else []))
 
     try:
         with contextlib.suppress(KeyboardInterrupt):

@@ -92,13 +92,25 @@ CALL (row) {
     UNWIND CASE row.to_label WHEN 'AuditEvent' THEN [row.to_key] ELSE [] END AS key
     MATCH (n:AuditEvent {ns: $ns, id: key}) USING INDEX SEEK n:AuditEvent(id) RETURN n AS b
 }
+// MERGE with a dynamic type is planned as a scan of every relationship, so the pair is
+// locked (two imports of one file cannot both create), looked at from its two ends, then
+// written.
 CALL (row, a, b) {
-  WITH row, a, b WHERE row.props.fact_id IS NULL
-  MERGE (a)-[r:$(row.type)]->(b) SET r += row.props
-  RETURN r
-  UNION ALL
-  WITH row, a, b WHERE row.props.fact_id IS NOT NULL
-  MERGE (a)-[r:$(row.type) {fact_id: row.props.fact_id}]->(b) SET r += row.props
-  RETURN r
+  SET a._lock = true, b._lock = true
+  REMOVE a._lock, b._lock
+  WITH row, a, b
+  WITH row, a, b, head([(a)-[existing]->(b) WHERE type(existing) = row.type
+    AND (row.props.fact_id IS NULL OR existing.fact_id = row.props.fact_id) | existing])
+    AS found
+  CALL (row, a, b, found) {
+    WITH row, a, b, found WHERE found IS NULL
+    CREATE (a)-[r:$(row.type)]->(b)
+    SET r = row.props
+  }
+  CALL (row, found) {
+    WITH row, found WHERE found IS NOT NULL
+    SET found += row.props
+  }
+  RETURN row.line AS line
 }
-RETURN collect({line: row.line}) AS rows
+RETURN collect({line: line}) AS rows

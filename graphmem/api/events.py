@@ -10,13 +10,15 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
+from graphmem.api.arguments import FirstArg, NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.facts import Fact
 from graphmem.api.fields import resolver
 from graphmem.api.jobs import Job
+from graphmem.core.errors import Forbidden
 from graphmem.core.namespaces import Namespace
-from graphmem.events import feed
+from graphmem.core.pagination import page_size
+from graphmem.events import feed, webhooks
 from graphmem.events.outbox import Event, EventKind
 from graphmem.facts import store as facts
 from graphmem.jobs import queue as jobs
@@ -69,3 +71,83 @@ async def memory_events(info: Info, namespace: NamespaceArg,
     async for event in feed.follow(ctx.db, ns, kinds or list(EventKind),
                                    ctx.settings.event_poll_s):
         yield MemoryEvent.of(event)
+
+
+@strawberry.type(description="A URL a namespace's events are POSTed to, signed with its secret "
+                             "(`Graphmem-Signature: t=<unix>,v1=<HMAC-SHA256 of \"<t>.<body>\">`).")
+class Webhook:
+    id: strawberry.ID = strawberry.field(description="The webhook's id (`wh_…`).")
+    namespace: str = strawberry.field(description="Whose events.")
+    url: str = strawberry.field(description="Where they are POSTed.")
+    kinds: list[MemoryEventKind] = strawberry.field(description="Which kinds.")
+    created_at: datetime = strawberry.field(description="When it was added.")
+
+    @classmethod
+    def of(cls, w: webhooks.Webhook) -> Webhook:
+        return cls(id=strawberry.ID(w.id), namespace=w.namespace, url=w.url, kinds=w.kinds,
+                   created_at=w.created_at)
+
+    @resolver("Its delivery log, newest first.")
+    async def deliveries(self, info: Info, first: FirstArg = 50) -> list[WebhookDelivery]:
+        ctx = info.context
+        found = await webhooks.deliveries(ctx.db, Namespace(self.namespace), str(self.id),
+                                          page_size(first, ctx.settings.max_page))
+        return [WebhookDelivery.of(d) for d in found]
+
+
+@strawberry.type(description="One event's delivery to a webhook: tried until a 2xx answer, "
+                             "with a doubling backoff, or until its attempts are spent.")
+class WebhookDelivery:
+    id: strawberry.ID = strawberry.field(description="The delivery's id (`dlv_…`), sent as "
+                                                     "`Graphmem-Delivery`.")
+    event_id: strawberry.ID = strawberry.field(description="The event it carries.")
+    kind: MemoryEventKind = strawberry.field(description="The event's kind.")
+    state: str = strawberry.field(description="pending, delivered or failed.")
+    attempts: int = strawberry.field(description="Attempts made.")
+    created_at: datetime = strawberry.field(description="When the event was committed.")
+    next_at: datetime | None = strawberry.field(description="When it is tried next.")
+    delivered_at: datetime | None = strawberry.field(description="When a 2xx came back.")
+    last_status: int | None = strawberry.field(description="The last answer's HTTP status.")
+    last_error: str | None = strawberry.field(description="The last failure without an answer "
+                                                          "(its type: no URL, no content).")
+
+    @classmethod
+    def of(cls, d: webhooks.Delivery) -> WebhookDelivery:
+        return cls(id=strawberry.ID(d.id), event_id=strawberry.ID(d.event_id), kind=d.kind,
+                   state=d.state, attempts=d.attempts, created_at=d.created_at,
+                   next_at=d.next_at, delivered_at=d.delivered_at, last_status=d.last_status,
+                   last_error=d.last_error)
+
+
+@strawberry.type(description="A webhook just added, with its signing secret: shown this once.")
+class AddedWebhook:
+    webhook: Webhook = strawberry.field(description="The webhook.")
+    secret: str = strawberry.field(description="The secret its deliveries are signed with.")
+
+
+def _admin(info: Info, namespace: str) -> Namespace:
+    """Webhooks send data out of the service: they are for admin keys."""
+    ns = info.context.namespace(namespace)
+    if not info.context.principal.admin:
+        raise Forbidden("webhooks are for admin keys")
+    return ns
+
+
+async def add_webhook(info: Info, namespace: NamespaceArg,
+                      url: Annotated[str, strawberry.argument(description="An http(s) URL.")],
+                      kinds: KindsArg = None) -> AddedWebhook:
+    ns = _admin(info, namespace)
+    made, secret = await webhooks.add(info.context.db, ns, url, kinds or [],
+                                      info.context.settings)
+    return AddedWebhook(webhook=Webhook.of(made), secret=secret)
+
+
+async def remove_webhook(info: Info, namespace: NamespaceArg,
+                         id: Annotated[strawberry.ID, strawberry.argument(
+                             description="The webhook's id.")]) -> bool:
+    return await webhooks.remove(info.context.db, _admin(info, namespace), str(id))
+
+
+async def list_webhooks(info: Info, namespace: NamespaceArg) -> list[Webhook]:
+    return [Webhook.of(w) for w in await webhooks.listed(info.context.db,
+                                                           _admin(info, namespace))]

@@ -105,6 +105,9 @@ class Query:
         description="Pipeline jobs (extraction, summaries), newest first.")
     job: job_api.Job | None = strawberry.field(resolver=job_api.job,
                                                description="One pipeline job by id.")
+    webhooks: list[event_api.Webhook] = strawberry.field(
+        resolver=event_api.list_webhooks,
+        description="Where this namespace's events are POSTed, with each delivery log (admin).")
     retention_policies: list[retention_api.RetentionPolicy] = strawberry.field(
         resolver=retention_api.retention_policies,
         description="How long this namespace keeps episodes, by kind and sensitivity.")
@@ -193,6 +196,12 @@ class Mutation:
     retry_job: job_api.Job = strawberry.field(
         resolver=job_api.retry_job,
         description="Queue a failed job again, now, with fresh attempts.")
+    add_webhook: event_api.AddedWebhook = strawberry.field(
+        resolver=event_api.add_webhook,
+        description="POST this namespace's events (of some kinds) to a URL, signed (admin).")
+    remove_webhook: bool = strawberry.field(
+        resolver=event_api.remove_webhook,
+        description="Stop a webhook; its delivery log goes with it (admin).")
 
 
 @strawberry.type(description="Be told what changes, as it is committed (graphql-transport-ws on "

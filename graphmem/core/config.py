@@ -86,6 +86,14 @@ class Settings(BaseSettings):
     auth_cache_s: float = Field(10.0, ge=0)  # a revoked key stops working within this
     # How often a `memoryEvents` subscription looks for new events.
     event_poll_s: float = Field(0.5, gt=0, le=60)
+    # Webhooks: each delivery is tried this many times, the first retry after
+    # ``webhook_backoff_s`` (doubling, capped like jobs'); private addresses are refused
+    # unless allowed (a webhook must not make the service call into its own network).
+    webhook_max_attempts: int = Field(8, ge=1, le=50)
+    webhook_backoff_s: float = Field(5.0, gt=0)
+    webhook_timeout_s: float = Field(10.0, gt=0)
+    webhook_poll_s: float = Field(1.0, gt=0, le=60)
+    webhook_allow_private: bool = False
     max_body_bytes: int = Field(8 * 1024 * 1024, gt=0)
     max_query_depth: int = Field(12, gt=0)
     max_query_tokens: int = Field(5000, gt=0)

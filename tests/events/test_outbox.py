@@ -54,8 +54,14 @@ async def listener(db: Database, ns: str) -> AsyncIterator[asyncio.Queue[Event]]
     task.cancel()
 
 
-async def drained(got: asyncio.Queue[Event], wait_s: float = 1.0) -> list[Event]:
-    await asyncio.sleep(wait_s)
+async def drained(got: asyncio.Queue[Event], expected: int) -> list[Event]:
+    """What the listener got once it has ``expected`` (ten seconds at most), and a moment
+    more, so that one too many would show."""
+    for _ in range(100):
+        if got.qsize() >= expected:
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.3)
     return [got.get_nowait() for _ in range(got.qsize())]
 
 
@@ -63,13 +69,13 @@ async def test_a_listener_gets_each_event_once_however_they_commit(
         db: Database, ns: str, listener: asyncio.Queue[Event]) -> None:
     many = [f"fact_{i:04d}" for i in range(feed.PAGE + 200)]  # one transaction, one moment
     await emitted(db, ns, EventKind.FACT_CREATED, many)
-    first = await drained(listener)
+    first = await drained(listener, len(many))
     assert sorted(e.subject_id for e in first) == many
     # A transaction that wrote its event just after those commits only now, long after the
     # listener looked past that moment: inside the look-back, it still comes.
     await emitted(db, ns, EventKind.FACT_RETRACTED, ["fact_late"],
                   first[-1].at + timedelta(milliseconds=1))
-    late = await drained(listener)
+    late = await drained(listener, 1)
     assert [(e.kind, e.subject_id) for e in late] == [(EventKind.FACT_RETRACTED, "fact_late")]
 
 

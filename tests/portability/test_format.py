@@ -28,6 +28,8 @@ NOT_EXPORTED = {  # label -> why it is not a namespace's memory
     "Migration": "the database's schema history",
     "ServerSecret": "the service's own secret",
     "Event": "the outbox: changes already told, kept a few days",
+    "Webhook": "where events go, with its signing secret: set again where imported",
+    "Delivery": "a webhook's delivery log",
 }
 CREATED = re.compile(r"(?:CREATE|MERGE)\s*\(\w*:(\w+)")
 

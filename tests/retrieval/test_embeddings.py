@@ -178,7 +178,9 @@ async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> N
     assert not first & second
     assert not await claim()  # all leased again
     await db.write("embeddings/release", element_ids=sorted(first | second))
-    leased = (await db.driver.execute_query(
-        "MATCH (n:EmbedPending {ns: $ns}) WHERE n.embed_lease_until IS NOT NULL "
-        "RETURN count(n) AS n", {"ns": ns}, database_=db.name))[0][0]["n"]
-    assert leased == 0
+    # Given back: none is held to these claims' lease any more (the suite's own worker may
+    # take them at once, for its minute, which is the point).
+    held = (await db.driver.execute_query(
+        "MATCH (n:EmbedPending {ns: $ns}) WHERE n.embed_lease_until >= $later "
+        "RETURN count(n) AS n", {"ns": ns, "later": to_native(later)}, database_=db.name))
+    assert held[0][0]["n"] == 0
