@@ -225,22 +225,37 @@ def import_file(
     path: Path = typer.Argument(..., exists=True, dir_okay=False, help="An export file."),
     into: str | None = typer.Option(None, "--into", help=(
         "The namespace to import into (default: the one it was exported from).")),
+    source: str = typer.Option("graphmem", "--from", help=(
+        "graphmem (an export file) or mem0 (Mem0's get_all or export JSON).")),
+    user: str | None = typer.Option(None, "--user", help="mem0: only this user_id's memories."),
 ) -> None:
-    """Import an export file; safe to run again, and resumes after an interruption."""
+    """Import an export file (or another memory system's); safe to run again, and resumes
+    after an interruption."""
+    from graphmem.core.namespaces import parse_namespace
     from graphmem.db import migrations
+    from graphmem.portability import mem0
     from graphmem.portability.importing import import_lines
     from graphmem.security import encryption
 
     settings = get_settings()
     encryption.install_from(settings)
+    if source not in ("graphmem", "mem0"):
+        raise typer.BadParameter("--from is graphmem or mem0")
+    converted: list[str] | None = None  # another system's memories, as an export's lines
+    if source == "mem0":
+        if into is None:
+            raise typer.BadParameter("--into names the namespace Mem0's memories go to")
+        data = json.loads(path.read_text(encoding="utf-8"))
+        converted = [json.dumps(r) for r in mem0.records(data, parse_namespace(into), user)]
     with path.open(encoding="utf-8") as counting:
-        total = sum(1 for _ in counting)
+        total = len(converted) if converted is not None else sum(1 for _ in counting)
 
     async def work(db: Database) -> str:
         await migrations.apply(db)
         with path.open(encoding="utf-8") as lines, \
                 typer.progressbar(length=total, label="importing", file=sys.stderr) as bar:
-            result = await import_lines(db, lines, into, progress=bar.update)
+            result = await import_lines(db, lines if converted is None else converted, into,
+                                        progress=bar.update)
         resumed = f", resumed after line {result.resumed_after}" if result.resumed_after else ""
         return (f"imported {result.nodes} nodes and {result.relationships} relationships into "
                 f"{result.namespace}{resumed}")

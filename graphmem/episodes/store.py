@@ -257,23 +257,29 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
         if episode.session_id is not None:
             bases[episode.session_id] += 1
             seq = bases[episode.session_id]
-        rows.append({
-            "id": f"ep_{uuid.uuid4().hex}",
-            "external_id": episode.external_id,
-            "session_id": episode.session_id,
-            "seq": seq,
-            "kind": episode.kind.value,
-            "actor": episode.actor,
-            "content": encryption.seal(episode.content, ns),
-            "occurred_at": to_native(episode.occurred_at),
-            "recorded_at": to_native(now),
-            "importance": episode.importance,
-            "sensitivity": episode.sensitivity.value,
-            "metadata": encryption.seal(
-                json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
-            "content_hash": digest,
-        })
+        rows.append(stored_row(ns, episode, digest, seq, now))
     return _with_batch_context(rows)
+
+
+def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
+               now: datetime) -> Row:
+    """An episode as its node stores it (content sealed when encryption is on)."""
+    return {
+        "id": f"ep_{uuid.uuid4().hex}",
+        "external_id": episode.external_id,
+        "session_id": episode.session_id,
+        "seq": seq,
+        "kind": episode.kind.value,
+        "actor": episode.actor,
+        "content": encryption.seal(episode.content, ns),
+        "occurred_at": to_native(episode.occurred_at),
+        "recorded_at": to_native(now),
+        "importance": episode.importance,
+        "sensitivity": episode.sensitivity.value,
+        "metadata": encryption.seal(
+            json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
+        "content_hash": digest,
+    }
 
 
 def _with_batch_context(rows: list[Row]) -> list[Row]:

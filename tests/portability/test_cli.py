@@ -45,3 +45,12 @@ async def test_a_bad_file_is_refused_with_its_line(tmp_path: Path) -> None:
                     '"decrypted": false}\n{"node": "Nope", "key": "k"}\n')
     done = graphmem("import", str(file))
     assert done.returncode == 1 and "graphmem: line 2: unknown label 'Nope'" in done.stderr
+
+
+async def test_mem0_memories_import_from_the_command_line(db: Database, ns: str) -> None:
+    sample = Path(__file__).parent / "samples" / "mem0_get_all.json"
+    done = graphmem("import", str(sample), "--from", "mem0", "--into", ns, "--user", "bob")
+    assert done.returncode == 0, done.stderr
+    assert "imported 3 nodes and 1 relationships" in done.stderr  # actor, session, episode
+    refused = graphmem("import", str(sample), "--from", "mem0")
+    assert refused.returncode != 0 and "--into" in refused.stderr
