@@ -3,7 +3,8 @@
     bin/bench processes [--episodes 6000] [--batch 100] [--clients 8] [--searches 400]
 
 For 1 and then 2 `graphmem serve` processes (each with its embedding worker, on the bench
-Neo4j started empty), ``--clients`` concurrent clients spread over the processes record
+Neo4j started empty), then 1 serving process that leaves embedding to a `graphmem worker`
+(GRAPHMEM_EMBEDDING_WORKER=false), ``--clients`` concurrent clients spread over them record
 ``--episodes`` in batches over HTTP; printed: episodes recorded per second, episodes written
 and embedded per second (until the embedding queue is empty: write-until-searchable), and
 searches per second. Every figure comes from this run. The processes share the machine's
@@ -16,9 +17,11 @@ import argparse
 import asyncio
 import logging
 import os
+import subprocess
 import sys
 import time
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +45,11 @@ RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $eps) { created } }"""
 SEARCH = """query($ns: String!, $q: String!) {
   search(namespace: $ns, query: $q, limit: 10) { hits { kind } } }"""
+
+
+# Setups measured: serving processes, and whether a `graphmem worker` embeds instead of them.
+SETUPS = {"1 process": (1, False), "2 processes": (2, False),
+          "1 serving + 1 worker": (1, True)}
 
 
 async def _drained(db: Database) -> None:
@@ -87,26 +95,43 @@ async def bench(args: argparse.Namespace) -> None:
     db = await connect(settings)
     token = await create_key(db, "bench-processes", grants=["bench/*"], admin=False)
     results = {}
-    for processes in (1, 2):
+    for setup, (processes, separate) in SETUPS.items():
         with ExitStack() as stack:
             urls = [stack.enter_context(serving(
                 GRAPHMEM_PROCESSES=str(processes), GRAPHMEM_RATE_LIMIT_PER_MINUTE="0",
-                GRAPHMEM_WORKERS="0", GRAPHMEM_EMBEDDING_WORKER="true"))
+                GRAPHMEM_WORKERS="0", GRAPHMEM_EMBEDDING_WORKER=str(not separate).lower()))
                 for _ in range(processes)]
-            await _run(urls, token, db, f"bench/warm-{processes}",
+            if separate:
+                stack.enter_context(_worker())
+            await _run(urls, token, db, f"bench/warm-{len(results)}",
                        argparse.Namespace(**{**vars(args), "episodes": args.batch * 4,
                                              "searches": args.clients * 4}))
-            results[processes] = await _run(urls, token, db, f"bench/p{processes}", args)
+            results[setup] = await _run(urls, token, db, f"bench/p{len(results)}", args)
     await db.close()
     print(f"\n{args.episodes} episodes in batches of {args.batch}, {args.searches} searches, "
           f"{args.clients} concurrent clients over HTTP; {os.cpu_count()} CPUs shared by the "
-          "processes, Neo4j and the clients\n")
-    print(f"{'':<34}{'1 process':>12}{'2 processes':>14}{'ratio':>9}")
+          "processes, Neo4j and the clients; ratios against 1 process\n")
+    print(f"{'':<34}" + "".join(f"{setup:>24}" for setup in SETUPS))
     for label, key in (("episodes recorded per s", "recorded"),
                        ("episodes written + embedded per s", "searchable"),
                        ("searches per s", "searches")):
-        one, two = results[1][key], results[2][key]
-        print(f"{label:<34}{one:>12.0f}{two:>14.0f}{two / one:>8.2f}x")
+        one = results["1 process"][key]
+        print(f"{label:<34}" + "".join(
+            f"{results[s][key]:>16.0f} ({results[s][key] / one:.2f}x)" for s in SETUPS))
+
+
+@contextmanager
+def _worker() -> Iterator[None]:
+    """`graphmem worker`, embedding for serving processes that do not."""
+    worker = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "worker"],
+                              env={**os.environ, "GRAPHMEM_WORKERS": "0",
+                                   "GRAPHMEM_LOG_LEVEL": "WARNING"},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
 
 
 def main() -> None:

@@ -32,13 +32,14 @@ WALK = {
     "pipelines": 'pipelines(namespace: $ns) { extract summarize }',
     "retention_policies": 'retentionPolicies(namespace: $ns) { kind maxAgeDays action }',
     "sessions": 'sessions(namespace: $ns) { nodes { sessionId episodes lastAt } }',
+    "webhooks": 'webhooks(namespace: $ns) { id url deliveries { state } }',
 }
 
 # Root fields about the key itself, not a namespace (tests/api/test_viewer.py walks them).
 KEY_ONLY = {"viewer"}
 
 
-ADMIN_ONLY = {"audit_log"}
+ADMIN_ONLY = {"audit_log", "webhooks"}
 
 # Every mutation, aimed at B by a key for A (with B's ids where it takes ids).
 MUTATIONS = {
@@ -70,6 +71,8 @@ MUTATIONS = {
     "summarize": 'summarize(namespace: $ns, sessionId: "s1", wait: true) { id }',
     "set_pipelines": 'setPipelines(namespace: $ns, extract: true) { extract }',
     "retry_job": 'retryJob(namespace: $ns, id: $job) { id }',
+    "add_webhook": 'addWebhook(namespace: $ns, url: "https://hooks.example.com/h") { secret }',
+    "remove_webhook": 'removeWebhook(namespace: $ns, id: $id)',
 }
 
 VARIABLE_TYPES = {"id": "ID!", "fact": "ID!", "job": "ID!", "sid": "String!"}
