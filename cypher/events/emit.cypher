@@ -8,6 +8,6 @@ CALL (event) {
   CREATE (d:Delivery {id: 'dlv_' + replace(randomUUID(), '-', ''), ns: $ns, state: 'pending',
                       attempts: 0, kind: event.kind, event_id: event.id, created_at: $now,
                       next_at: $now})
-  CREATE (d)-[:OF]->(event), (d)-[:TO]->(w)
+  CREATE (d)-[:CARRIES]->(event), (d)-[:SENT_TO]->(w)
 }
 RETURN count(*) AS emitted

@@ -11,7 +11,7 @@ REMOVE d._lock
 WITH d WHERE free
 SET d.lease_until = $lease_until
 WITH d
-MATCH (d)-[:TO]->(w:Webhook)
-MATCH (d)-[:OF]->(e:Event)
+MATCH (d)-[:SENT_TO]->(w:Webhook)
+MATCH (d)-[:CARRIES]->(e:Event)
 RETURN collect({id: d.id, ns: d.ns, attempts: d.attempts, kind: e.kind, event_id: e.id,
                 at: e.at, subject_id: e.subject_id, url: w.url, secret: w.secret}) AS rows
