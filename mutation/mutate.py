@@ -96,6 +96,19 @@ def environment() -> dict[str, str]:
             "PYTHONDONTWRITEBYTECODE": "1"}
 
 
+def baseline(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> None:
+    """The mutants' tests pass on the code as it is, or every mutant would look killed (an
+    environment unlike the suite's once failed them all): stop, saying why."""
+    tests = sorted({test for m in mutants for test in m.tests})
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+         "-p", "no:randomly", "--hypothesis-seed=0", *tests],
+        cwd=copy, env=env, capture_output=True, text=True, timeout=TIMEOUT_S * 3)
+    if done.returncode != 0:
+        print(done.stdout[-3000:], file=sys.stderr)
+        sys.exit("the mutants' tests fail without a mutant: fix that first")
+
+
 def run(mutant: Mutant, copy: Path, env: dict[str, str]) -> Outcome:
     original = check(mutant)
     target = copy / mutant.file
@@ -167,6 +180,7 @@ def main() -> None:
     copy, env = scratch_copy(), environment()
     outcomes = []
     try:
+        baseline(mutants, copy, env)
         for i, mutant in enumerate(mutants, start=1):
             outcome = run(mutant, copy, env)
             outcomes.append(outcome)

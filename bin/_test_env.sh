@@ -1,0 +1,13 @@
+# Sourced by bin/test and bin/mutate: the environment the test suite runs in, so a mutant's
+# tests run exactly as the suite's do.
+# Tests get their own Neo4j home and ports so they never touch the data `bin/serve` keeps.
+export GRAPHMEM_HOME="${GRAPHMEM_TEST_HOME:-$ROOT/.graphmem/test}"
+export GRAPHMEM_LOCAL_BOLT_PORT="${GRAPHMEM_TEST_BOLT_PORT:-17687}"
+export GRAPHMEM_LOCAL_HTTP_PORT="${GRAPHMEM_TEST_HTTP_PORT:-17474}"
+unset GRAPHMEM_NEO4J_URI GRAPHMEM_NEO4J_USER GRAPHMEM_NEO4J_PASSWORD
+# The suite embeds with the fast static model (thousands of texts a second on two CPUs); the
+# default sentence transformer has its own tests (tests/retrieval/test_transformer.py).
+export GRAPHMEM_EMBEDDER="${GRAPHMEM_TEST_EMBEDDER:-wordllama}"
+# Webhook tests deliver to a receiver on loopback, retried fast (tests/events/test_webhooks.py).
+export GRAPHMEM_WEBHOOK_ALLOW_PRIVATE=true GRAPHMEM_WEBHOOK_BACKOFF_S=0.2
+export GRAPHMEM_WEBHOOK_MAX_ATTEMPTS=4 GRAPHMEM_WEBHOOK_POLL_S=0.1
