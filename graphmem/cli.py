@@ -207,13 +207,19 @@ def export_namespace(
 
     async def work(db: Database) -> int:
         lines = 0
+        nodes = (await db.read("portability/count_nodes", ns=ns))[0]["nodes"]
         with contextlib.ExitStack() as stack:
             sink = stack.enter_context(output.open("w", encoding="utf-8")) if output \
                 else sys.stdout
+            # Nodes first, then relationships (counting those would cost a second pass).
+            bar = stack.enter_context(typer.progressbar(length=nodes, label="exporting",
+                                                        file=sys.stderr))
             async for record in export(db, ns, decrypt):
                 sink.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
                 sink.write("\n")
                 lines += 1
+                if "node" in record:
+                    bar.update(1)
         return lines
 
     ensure_neo4j(settings)

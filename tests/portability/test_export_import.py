@@ -144,6 +144,8 @@ async def test_a_bad_line_is_named_and_its_chunk_not_written(
                       ('{"node": "Job", "key": "j"}', "unknown label 'Job'"),
                       ('{"rel": "X` DETACH DELETE n //", "from": ["Episode", "a"], '
                        '"to": ["Episode", "b"]}', "relationship type"),
+                      ('{"rel": "IN_SESSION", "from": ["Episode", "ep_nowhere"], '
+                       '"to": ["Session", "chat"]}', "joins a node"),
                       ("not json", "not JSON")):
         broken = [*file[:5], bad, *file[5:]]
         with pytest.raises(InvalidInput) as refused:
