@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, Router
 
 from graphmem.api import browser_guide
+from graphmem.api.exports import export_route
 from graphmem.api.http import graphql_routes
 from graphmem.console import routes as console
 from graphmem.core.config import Settings, get_settings
@@ -114,6 +115,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                             Route("/style.grass", _browser_style))),
             Route("/metrics", metrics.endpoint),
             *graphql_routes(settings, ide=console.graphiql),
+            export_route(settings),
             *console.routes(),
         ],
         middleware=[Middleware(RequestIds)],

@@ -1,0 +1,63 @@
+"""``GET /export?namespace=NS[&decrypt=true]``: a namespace's whole memory in the export
+format (docs/export-format.md), streamed from one consistent read in constant memory, for
+admin keys, and audited (operation ``export``). A stream, not a job: nothing is left on any
+server's disk, and it works behind any balancer; ``graphmem import`` reads what it sends."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from graphmem.core.config import Settings
+from graphmem.core.errors import Forbidden, GraphmemError, InvalidInput, Unauthenticated
+from graphmem.core.namespaces import Namespace, parse_namespace
+from graphmem.db.database import Database
+from graphmem.governance import audit
+from graphmem.observability.logs import request_id
+from graphmem.portability.exporting import export
+from graphmem.security.auth import ANONYMOUS_ADMIN, KeyCache, Principal, authenticate
+
+STATUS = {Unauthenticated: 401, Forbidden: 403, InvalidInput: 400}
+
+
+def export_route(settings: Settings) -> Route:
+    keys = KeyCache(settings.auth_cache_s)
+
+    async def endpoint(request: Request) -> Response:
+        db: Database = request.app.state.runtime.db
+        try:
+            principal, ns = await _allowed(request, db, settings, keys)
+        except GraphmemError as exc:
+            status = next((s for kind, s in STATUS.items() if isinstance(exc, kind)), 503)
+            return JSONResponse({"errors": [{"message": exc.message,
+                                             "extensions": {"code": exc.code}}]}, status)
+        decrypt = request.query_params.get("decrypt", "false").lower() == "true"
+        await audit.record(db, [{"ns": ns, "operation": "export", "actor": principal.name,
+                                 "key_id": principal.key_id, "outcome": "ok",
+                                 "request_id": request_id.get()}])
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", ns)
+        return StreamingResponse(_lines(db, ns, decrypt), media_type="application/x-ndjson",
+                                 headers={"Content-Disposition":
+                                          f'attachment; filename="{name}.jsonl"'})
+
+    return Route("/export", endpoint, methods=["GET"])
+
+
+async def _allowed(request: Request, db: Database, settings: Settings,
+                   keys: KeyCache) -> tuple[Principal, Namespace]:
+    principal = ANONYMOUS_ADMIN if not settings.auth_required else await authenticate(
+        db, request.headers.get("authorization"), keys)
+    ns = principal.authorize(parse_namespace(request.query_params.get("namespace", "")))
+    if not principal.admin:
+        raise Forbidden("exports are for admin keys")
+    return principal, ns
+
+
+async def _lines(db: Database, ns: Namespace, decrypt: bool) -> AsyncIterator[bytes]:
+    async for record in export(db, ns, decrypt):
+        yield json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
