@@ -19,6 +19,13 @@ from graphmem.security.auth import Principal
 
 
 @dataclass
+class Subscriptions:
+    """How many subscriptions this process runs: each polls Neo4j, so they are capped."""
+
+    running: int = 0
+
+
+@dataclass
 class Context:
     db: Database
     principal: Principal
@@ -28,6 +35,7 @@ class Context:
     worker: Worker | None = None
     loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
     connection_params: object = None  # a WebSocket's `connection_init` payload
+    subscriptions: Subscriptions | None = None  # the process's running subscriptions
 
     def namespace(self, raw: str) -> Namespace:
         """Validate a namespace argument and check this key may use it.

@@ -11,11 +11,11 @@ from typing import Annotated, TypeAlias
 import strawberry
 
 from graphmem.api.arguments import FirstArg, NamespaceArg
-from graphmem.api.context import Info
+from graphmem.api.context import Info, Subscriptions
 from graphmem.api.facts import Fact
 from graphmem.api.fields import resolver
 from graphmem.api.jobs import Job
-from graphmem.core.errors import Forbidden
+from graphmem.core.errors import Forbidden, QueryTooCostly
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.events import feed, webhooks
@@ -68,9 +68,17 @@ async def memory_events(info: Info, namespace: NamespaceArg,
                         kinds: KindsArg = None) -> AsyncGenerator[MemoryEvent, None]:
     ctx = info.context
     ns = ctx.namespace(namespace)
-    async for event in feed.follow(ctx.db, ns, kinds or list(EventKind),
-                                   ctx.settings.event_poll_s):
-        yield MemoryEvent.of(event)
+    count = ctx.subscriptions or Subscriptions()
+    if count.running >= ctx.settings.max_subscriptions:
+        raise QueryTooCostly(f"this process runs {ctx.settings.max_subscriptions} "
+                             "subscriptions already; try another one, or later")
+    count.running += 1
+    try:
+        async for event in feed.follow(ctx.db, ns, kinds or list(EventKind),
+                                       ctx.settings.event_poll_s):
+            yield MemoryEvent.of(event)
+    finally:
+        count.running -= 1
 
 
 @strawberry.type(description="A URL a namespace's events are POSTed to, signed with its secret "

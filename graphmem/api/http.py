@@ -17,7 +17,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.unset import UnsetType
 
-from graphmem.api.context import Context
+from graphmem.api.context import Context, Subscriptions
 from graphmem.api.schema import build_schema
 from graphmem.core.config import Settings
 from graphmem.core.errors import GraphmemError, Unauthenticated
@@ -35,9 +35,11 @@ class _UnreadableBody(Exception):
 class _GraphQLView(GraphQL[Context, None]):
     def __init__(self, settings: Settings, keys: KeyCache) -> None:
         super().__init__(build_schema(settings), graphql_ide=None,
-                         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,))
+                         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
+                         max_subscriptions_per_connection=settings.max_subscriptions_per_socket)
         self.settings = settings
         self.keys = keys
+        self.subscriptions = Subscriptions()
 
     def decode_json(self, data: str | bytes) -> object:
         """JSON nested deeper than the parser's stack (metadata 980 levels deep) or bytes that
@@ -65,7 +67,7 @@ class _GraphQLView(GraphQL[Context, None]):
         principal: Principal = request.scope.get("graphmem.principal", NOBODY)
         return Context(db=runtime.db, principal=principal, settings=self.settings,
                        embedder=runtime.embedder, fact_cache=runtime.fact_cache,
-                       worker=runtime.worker)
+                       worker=runtime.worker, subscriptions=self.subscriptions)
 
     async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
         """A subscription's key, as ``Authorization: Bearer …`` in ``connection_init``'s

@@ -84,8 +84,11 @@ class Settings(BaseSettings):
     introspection: bool = True
     auth_required: bool = True
     auth_cache_s: float = Field(10.0, ge=0)  # a revoked key stops working within this
-    # How often a `memoryEvents` subscription looks for new events.
+    # How often a `memoryEvents` subscription looks for new events, and how many may run at
+    # once in a process (each polls Neo4j) and on one WebSocket.
     event_poll_s: float = Field(0.5, gt=0, le=60)
+    max_subscriptions: int = Field(500, ge=1)
+    max_subscriptions_per_socket: int = Field(10, ge=1, le=100)
     # Webhooks: each delivery is tried this many times, the first retry after
     # ``webhook_backoff_s`` (doubling, capped like jobs'); private addresses are refused
     # unless allowed (a webhook must not make the service call into its own network).

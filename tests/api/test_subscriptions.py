@@ -136,3 +136,17 @@ async def test_a_bad_key_is_refused_and_another_tenant_gets_an_error(
     assert answer[0]["type"] == "error" or (
         answer[0]["type"] == "next" and answer[0]["payload"]["errors"][0]["extensions"]["code"]
         == "FORBIDDEN"), answer
+
+
+async def test_a_process_runs_a_bounded_number_of_subscriptions(
+        admin_token: str, ns: str) -> None:
+    """Each subscription polls Neo4j: one key opening many must not load it without end."""
+    with serving(GRAPHMEM_MAX_SUBSCRIPTIONS="2") as url:
+        async with subscribed(url, admin_token, ns) as ws:
+            for number in ("2", "3"):
+                await ws.send(json.dumps({"id": number, "type": "subscribe", "payload": {
+                    "query": EVENTS, "variables": {"ns": ns}}}))
+            answer = await received(ws, 1.5)
+    # The third is refused and completed; the second runs on.
+    assert [(m["id"], m["type"]) for m in answer] == [("3", "next"), ("3", "complete")], answer
+    assert answer[0]["payload"]["errors"][0]["extensions"]["code"] == "QUERY_TOO_COSTLY"
