@@ -37,6 +37,7 @@ from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.episodes.store import EpisodeKind, NewEpisode, record  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 from graphmem.portability.exporting import export  # noqa: E402
+from graphmem.portability.format import line  # noqa: E402
 from graphmem.portability.importing import import_lines  # noqa: E402
 
 RAW_NODES = """MATCH (n:Episode {ns: $ns}) RETURN properties(n) AS props
@@ -63,7 +64,7 @@ async def graphmem_export(db: Database, ns: Namespace, path: Path) -> int:
     lines = 0
     with path.open("w", encoding="utf-8") as sink:
         async for item in export(db, ns):
-            sink.write(json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n")
+            sink.write(line(item))
             lines += 1
     return lines
 

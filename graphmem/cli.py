@@ -199,6 +199,7 @@ def export_namespace(
     """Write a namespace's whole memory as JSON Lines (docs/export-format.md)."""
     from graphmem.core.namespaces import parse_namespace
     from graphmem.portability.exporting import export
+    from graphmem.portability.format import line
     from graphmem.security import encryption
 
     settings = get_settings()
@@ -215,8 +216,7 @@ def export_namespace(
             bar = stack.enter_context(typer.progressbar(length=nodes, label="exporting",
                                                         file=sys.stderr))
             async for record in export(db, ns, decrypt):
-                sink.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-                sink.write("\n")
+                sink.write(line(record))
                 lines += 1
                 if "node" in record:
                     bar.update(1)

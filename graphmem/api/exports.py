@@ -5,7 +5,6 @@ server's disk, and it works behind any balancer; ``graphmem import`` reads what 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import AsyncIterator
 
@@ -20,6 +19,7 @@ from graphmem.db.database import Database
 from graphmem.governance import audit
 from graphmem.observability.logs import request_id
 from graphmem.portability.exporting import export
+from graphmem.portability.format import line
 from graphmem.security.auth import ANONYMOUS_ADMIN, KeyCache, Principal, authenticate
 
 STATUS = {Unauthenticated: 401, Forbidden: 403, InvalidInput: 400}
@@ -60,4 +60,4 @@ async def _allowed(request: Request, db: Database, settings: Settings,
 
 async def _lines(db: Database, ns: Namespace, decrypt: bool) -> AsyncIterator[bytes]:
     async for record in export(db, ns, decrypt):
-        yield json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        yield line(record).encode()

@@ -62,6 +62,11 @@ def header(namespace: str, decrypted: bool, exported_at: datetime) -> dict[str, 
             "exported_at": exported_at.isoformat(), "decrypted": decrypted}
 
 
+def line(record: dict[str, Any]) -> str:
+    """One record as its line of the file, newline included."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def encode(value: Any) -> Any:
     """A stored property value as JSON (instants tagged, so they come back as instants)."""
     if isinstance(value, _SCALARS):
