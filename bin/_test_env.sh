@@ -11,3 +11,4 @@ export GRAPHMEM_EMBEDDER="${GRAPHMEM_TEST_EMBEDDER:-wordllama}"
 # Webhook tests deliver to a receiver on loopback, retried fast (tests/events/test_webhooks.py).
 export GRAPHMEM_WEBHOOK_ALLOW_PRIVATE=true GRAPHMEM_WEBHOOK_BACKOFF_S=0.2
 export GRAPHMEM_WEBHOOK_MAX_ATTEMPTS=4 GRAPHMEM_WEBHOOK_POLL_S=0.1
+export GRAPHITI_TELEMETRY_ENABLED=false  # tests/portability/test_graphiti.py: no calls home

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -228,46 +229,68 @@ def export_namespace(
 
 @app.command("import")
 def import_file(
-    path: Path = typer.Argument(..., exists=True, dir_okay=False, help="An export file."),
+    source: str = typer.Argument(..., help=(
+        "An export file; with --from graphiti, the bolt URI of Graphiti's Neo4j.")),
     into: str | None = typer.Option(None, "--into", help=(
         "The namespace to import into (default: the one it was exported from).")),
-    source: str = typer.Option("graphmem", "--from", help=(
-        "graphmem (an export file) or mem0 (Mem0's get_all or export JSON).")),
+    kind: str = typer.Option("graphmem", "--from", help=(
+        "graphmem (an export file), mem0 (Mem0's get_all or export JSON) or graphiti (a "
+        "group of a Graphiti graph, read from its Neo4j; password in GRAPHITI_NEO4J_PASSWORD).")),
     user: str | None = typer.Option(None, "--user", help="mem0: only this user_id's memories."),
+    group: str | None = typer.Option(None, "--group", help="graphiti: the group_id to import."),
+    neo4j_user: str = typer.Option("neo4j", "--neo4j-user", help="graphiti: its Neo4j user."),
+    database: str | None = typer.Option(None, "--database", help=(
+        "graphiti: its Neo4j database (default: the server's default).")),
 ) -> None:
     """Import an export file (or another memory system's); safe to run again, and resumes
     after an interruption."""
     from graphmem.core.namespaces import parse_namespace
     from graphmem.db import migrations
-    from graphmem.portability import mem0
+    from graphmem.portability import graphiti, mem0
     from graphmem.portability.importing import import_lines
     from graphmem.security import encryption
 
     settings = get_settings()
     encryption.install_from(settings)
-    if source not in ("graphmem", "mem0"):
-        raise typer.BadParameter("--from is graphmem or mem0")
+    if kind not in ("graphmem", "mem0", "graphiti"):
+        raise typer.BadParameter("--from is graphmem, mem0 or graphiti")
     converted: list[str] | None = None  # another system's memories, as an export's lines
-    if source == "mem0":
-        if into is None:
-            raise typer.BadParameter("--into names the namespace Mem0's memories go to")
-        data = json.loads(path.read_text(encoding="utf-8"))
-        converted = [json.dumps(r) for r in mem0.records(data, parse_namespace(into), user)]
-    with path.open(encoding="utf-8") as counting:
-        total = len(converted) if converted is not None else sum(1 for _ in counting)
+    if kind != "graphmem" and into is None:
+        raise typer.BadParameter(f"--into names the namespace {kind}'s memories go to")
+    if kind == "graphiti" and into is not None:
+        if group is None:
+            raise typer.BadParameter("--group names the Graphiti group_id to import")
+        password = os.environ.get("GRAPHITI_NEO4J_PASSWORD", "")
+        found = asyncio.run(graphiti.read(source, (neo4j_user, password), group, database))
+        converted = [json.dumps(r) for r in graphiti.records(found, parse_namespace(into))]
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise typer.BadParameter(f"no file {source}")
+        if kind == "mem0" and into is not None:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            converted = [json.dumps(r) for r in mem0.records(data, parse_namespace(into), user)]
 
     async def work(db: Database) -> str:
         await migrations.apply(db)
-        with path.open(encoding="utf-8") as lines, \
-                typer.progressbar(length=total, label="importing", file=sys.stderr) as bar:
-            result = await import_lines(db, lines if converted is None else converted, into,
-                                        progress=bar.update)
+        with contextlib.ExitStack() as stack:
+            lines = converted if converted is not None else \
+                stack.enter_context(Path(source).open(encoding="utf-8"))
+            total = len(converted) if converted is not None else _count_lines(Path(source))
+            bar = stack.enter_context(typer.progressbar(length=total, label="importing",
+                                                        file=sys.stderr))
+            result = await import_lines(db, lines, into, progress=bar.update)
         resumed = f", resumed after line {result.resumed_after}" if result.resumed_after else ""
         return (f"imported {result.nodes} nodes and {result.relationships} relationships into "
                 f"{result.namespace}{resumed}")
 
     ensure_neo4j(settings)
     typer.echo(with_database(work), err=True)
+
+
+def _count_lines(path: Path) -> int:
+    with path.open(encoding="utf-8") as counting:
+        return sum(1 for _ in counting)
 
 
 @encryption_app.command("new-key")

@@ -14,8 +14,9 @@ from graphmem.portability.format import (
     LABELS,
     REBUILT_RELATIONSHIPS,
     SEALED,
-    encode,
     header,
+    node,
+    relationship,
 )
 from graphmem.security import encryption
 
@@ -45,20 +46,18 @@ def _node(row: Row, ns: Namespace, decrypt: bool) -> dict[str, Any]:
     if decrypt and label == "Episode":
         for name in SEALED:
             props[name] = encryption.reveal(props.get(name), ns)
-    return {"node": label, "key": key,
-            "props": {name: encode(value) for name, value in sorted(props.items())
-                      if value is not None and name not in DERIVED}}
+    return node(label, key, {name: value for name, value in props.items()
+                             if name not in DERIVED})
 
 
 def _relationship(row: Row) -> dict[str, Any] | None:
     targets = [label for label in row["target_labels"] if label in LABELS]
     if row["type"] in REBUILT_RELATIONSHIPS or not targets:
         return None  # the NEXT chain, or a link to a node that is not exported
-    return {"rel": row["type"], "from": _end(row["label"], row["source"]),
-            "to": _end(targets[0], row["target"]),
-            "props": {name: encode(value) for name, value in sorted(row["props"].items())}}
+    return relationship(row["type"], _end(row["label"], row["source"]),
+                        _end(targets[0], row["target"]), row["props"])
 
 
-def _end(label: str, names: Row) -> list[str | None]:
+def _end(label: str, names: Row) -> tuple[str, str | None]:
     identity = LABELS[label]
-    return [label, names[identity] if identity else None]
+    return label, names[identity] if identity else None

@@ -67,6 +67,22 @@ def line(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+def node(label: str, key: str | None, props: dict[str, Any]) -> dict[str, Any]:
+    """A node's record: its properties encoded, in name order, without the empty ones."""
+    assert label in LABELS
+    return {"node": label, "key": key,
+            "props": {name: encode(value) for name, value in sorted(props.items())
+                      if value is not None}}
+
+
+def relationship(kind: str, start: tuple[str, str | None], end: tuple[str, str | None],
+                 props: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A relationship's record, from ``start`` to ``end`` (each ``(label, key)``)."""
+    return {"rel": kind, "from": list(start), "to": list(end),
+            "props": {name: encode(value) for name, value in sorted((props or {}).items())
+                      if value is not None}}
+
+
 def encode(value: Any) -> Any:
     """A stored property value as JSON (instants tagged, so they come back as instants)."""
     if isinstance(value, _SCALARS):

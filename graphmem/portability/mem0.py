@@ -19,16 +19,15 @@ earlier texts (Mem0's history is a separate call), scores and embeddings (recomp
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.core.errors import InvalidInput
-from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace
-from graphmem.episodes.store import EpisodeKind, NewEpisode, stored_row
-from graphmem.portability.format import LABELS, encode, header, remapped
+from graphmem.episodes.store import EpisodeKind, NewEpisode
+from graphmem.portability.episode_log import Arrival, episode_log
+from graphmem.portability.format import header, remapped
 
 KEPT = ("id", "hash", "user_id", "agent_id", "app_id", "run_id", "actor_id", "role",
         "categories", "metadata", "created_at", "updated_at")
@@ -43,29 +42,12 @@ def records(data: Any, into: Namespace, user: str | None = None,
     episodes = sorted(_episodes(_memories(data), user),
                       key=lambda e: (e.occurred_at, e.external_id or ""))
     newest = max((e.occurred_at for e in episodes), default=datetime(2000, 1, 1, tzinfo=UTC))
+    log = episode_log(into, [Arrival(remapped(f"ep_{e.external_id}", into), e, newest)
+                             for e in episodes])
     yield header(into, False, newest)
-    seqs: dict[str, int] = defaultdict(int)
-    rows = []
-    for episode in episodes:
-        session = episode.session_id or "mem0"
-        seqs[session] += 1
-        row = stored_row(into, episode, episode.content_hash(), seqs[session], newest)
-        row["id"] = remapped(f"ep_{episode.external_id}", into)
-        rows.append(row)
-    actors = {actor_key(r["actor"]): r["actor"] for r in rows if r["actor"]}
-    for key, name in sorted(actors.items()):
-        yield _node("Actor", key, {"name": name})
-    for session, last in sorted(seqs.items()):
-        times = [r["occurred_at"] for r in rows if r["session_id"] == session]
-        yield _node("Session", session, {"created_at": min(times), "updated_at": max(times),
-                                         "last_seq": last, "pending_tokens": 0})
-    for row in rows:
-        yield _node("Episode", row["id"],
-                    {k: v for k, v in row.items() if k != "id" and v is not None})
-    for row in rows:
-        yield {"rel": "IN_SESSION", "from": ["Episode", row["id"]],
-               "to": ["Session", row["session_id"]], "props": {}}
-    yield {"end": {"nodes": len(actors) + len(seqs) + len(rows), "relationships": len(rows)}}
+    yield from log.nodes
+    yield from log.relationships
+    yield {"end": {"nodes": len(log.nodes), "relationships": len(log.relationships)}}
 
 
 def _memories(data: Any) -> list[Any]:
@@ -109,8 +91,3 @@ def _instant(value: Any, where: str) -> datetime:
         raise InvalidInput(f"{where}: created_at {str(value)[:40]!r} is not ISO 8601") from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
-
-def _node(label: str, key: str | None, props: dict[str, Any]) -> dict[str, Any]:
-    assert label in LABELS
-    return {"node": label, "key": key,
-            "props": {name: encode(value) for name, value in sorted(props.items())}}

@@ -51,6 +51,9 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "portability/checkpoint": "an import's progress, by a digest of file and target",
     "portability/checkpoint_line": "an import's progress, by a digest of file and target",
     "portability/finish_import": "an import's progress, by a digest of file and target",
+    **{f"portability/graphiti_{name}": "reads Graphiti's graph (its own database), one "
+                                       "group_id at a time"
+       for name in ("episodes", "sagas", "entities", "edges")},
 }
 COUNTED = {  # statement -> why nodes of other namespaces may be counted (never returned)
     "search/find": "the vector indexes span namespaces: hits of other namespaces are "
