@@ -24,7 +24,8 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -104,25 +105,40 @@ async def deliveries(db: Database, ns: Namespace, webhook_id: str, limit: int) -
     return [Delivery.from_row(row) for row in rows]
 
 
-async def check_url(url: str, allow_private: bool) -> None:
+async def check_url(url: str, allow_private: bool) -> str:
     """http(s), a host, and (unless allowed) no loopback, private or link-local address: the
-    service must not be made to call into the network it runs in."""
+    service must not be made to call into the network it runs in. Returns the address to
+    connect to: the one checked, so a name that resolves differently a moment later (DNS
+    rebinding) is never followed."""
     parts = urlsplit(url)
     if len(url) > MAX_URL or parts.scheme not in ("http", "https") or not parts.hostname:
         raise InvalidInput(f"url must be an http(s) URL of at most {MAX_URL} characters",
                            field="url")
-    if allow_private:
-        return
     try:
         found = await asyncio.get_running_loop().getaddrinfo(parts.hostname, parts.port or 443)
     except OSError:
         raise InvalidInput(f"url's host {parts.hostname!r} does not resolve", field="url") \
             from None
-    for *_, address in found:
-        ip = ipaddress.ip_address(address[0])
-        if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved:
-            raise InvalidInput("url points into a private network (set "
-                               "GRAPHMEM_WEBHOOK_ALLOW_PRIVATE to allow it)", field="url")
+    addresses = [ipaddress.ip_address(address[0]) for *_, address in found]
+    if not allow_private and any(ip.is_private or ip.is_loopback or ip.is_link_local
+                                 or ip.is_reserved for ip in addresses):
+        raise InvalidInput("url points into a private network (set "
+                           "GRAPHMEM_WEBHOOK_ALLOW_PRIVATE to allow it)", field="url")
+    return str(addresses[0])
+
+
+def pinned(url: str, address: str) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """``url`` sent to ``address``: the URL with the address for its host, the Host header,
+    and the TLS server name (so an https certificate is still checked against the host)."""
+    parts = urlsplit(url)
+    assert parts.hostname is not None
+    port = f":{parts.port}" if parts.port else ""
+    host = f"[{address}]" if ":" in address else address
+    userinfo = parts.netloc.rpartition("@")[0]
+    netloc = f"{userinfo}@{host}{port}" if userinfo else f"{host}{port}"
+    named = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return (urlunsplit(parts._replace(netloc=netloc)), {"Host": f"{named}{port}"},
+            {"sni_hostname": parts.hostname})
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
@@ -154,10 +170,11 @@ async def _send(http: httpx.AsyncClient, row: Row, settings: Settings) -> Row:
     status: int | None = None
     error: str | None = None
     try:
-        await check_url(row["url"], settings.webhook_allow_private)  # DNS may have changed
-        answer = await http.post(row["url"], content=body, headers={
-            "Content-Type": "application/json", "Graphmem-Event": EventKind(row["kind"]).name,
-            "Graphmem-Delivery": row["id"],
+        address = await check_url(row["url"], settings.webhook_allow_private)  # checked now
+        url, host, tls = pinned(row["url"], address)
+        answer = await http.post(url, content=body, extensions=tls, headers={
+            **host, "Content-Type": "application/json",
+            "Graphmem-Event": EventKind(row["kind"]).name, "Graphmem-Delivery": row["id"],
             "Graphmem-Signature": signature(row["secret"], int(time.time()), body)})
         status = answer.status_code
     except (httpx.HTTPError, InvalidInput) as exc:

@@ -17,7 +17,7 @@ import pytest
 
 from graphmem.core.errors import InvalidInput
 from graphmem.db.database import Database
-from graphmem.events.webhooks import check_url
+from graphmem.events.webhooks import check_url, pinned
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, fact
@@ -91,6 +91,7 @@ async def test_events_arrive_signed_and_retried_until_accepted(
     assert len(receiver.received) == 3  # two refusals, then accepted: one event
     for headers, body in receiver.received:
         assert verified(added["secret"], headers, body)
+        assert headers["Host"] == receiver.url.split("/")[2]
     bodies = {body for _, body in receiver.received}
     assert len(bodies) == 1 and {h["Graphmem-Delivery"] for h, _ in receiver.received} == {
         receiver.received[0][0]["Graphmem-Delivery"]}
@@ -129,3 +130,14 @@ async def test_only_admins_add_webhooks_and_only_to_public_addresses(
                 "http://169.254.169.254/latest", "file:///etc/passwd", "ftp://x/y"):
         with pytest.raises(InvalidInput):
             await check_url(url, allow_private=False)
+
+
+def test_a_delivery_goes_to_the_address_that_was_checked() -> None:
+    """The host is resolved and checked once, then connected to by that address: a name that
+    resolves elsewhere a moment later (DNS rebinding) is never followed."""
+    assert pinned("https://u:p@hooks.example.com:8443/h?x=1", "93.184.216.34") == (
+        "https://u:p@93.184.216.34:8443/h?x=1", {"Host": "hooks.example.com:8443"},
+        {"sni_hostname": "hooks.example.com"})  # the certificate is checked for the name
+    assert pinned("http://example.com/h", "2606:2800:220:1::1") == (
+        "http://[2606:2800:220:1::1]/h", {"Host": "example.com"},
+        {"sni_hostname": "example.com"})
