@@ -16,7 +16,10 @@ import pytest
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from graphmem.core.config import get_settings
+from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.jobs import queue as jobs
 from graphmem.security.auth import create_key
 from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
 from tests.support.server import serving
@@ -94,6 +97,7 @@ async def test_each_kind_arrives_once_after_commit_and_only_for_its_namespace(
                   ns=ns, id=ids[2])
         await gql(service, admin_token, """mutation($ns: String!) {
             eraseEpisodes(namespace: $ns, ids: ["m1"]) { id } }""", ns=ns)
+        failed = await failed_job(db, ns)
         messages = await received(ws)
         assert await received(elsewhere, 0.5) == []  # another namespace's: none
     events = [m["payload"]["data"]["memoryEvents"] for m in messages if m["type"] == "next"]
@@ -106,9 +110,22 @@ async def test_each_kind_arrives_once_after_commit_and_only_for_its_namespace(
     # Retracted: tea (by hand), then the narrowed Porto (its only evidence, m1, erased).
     assert kinds == {"FACT_CREATED": 4, "CONFLICT_OPENED": 1, "CONFLICT_RESOLVED": 1,
                      "FACT_SUPERSEDED": 1, "SUMMARY_WRITTEN": 1, "FACT_RETRACTED": 2,
-                     "SUMMARY_STALE": 1, "ERASURE_DONE": 1}, kinds
+                     "SUMMARY_STALE": 1, "ERASURE_DONE": 1, "JOB_FAILED": 1}, kinds
+    assert next(e for e in events if e["kind"] == "JOB_FAILED")["subjectId"] == failed
     superseded = next(e for e in events if e["kind"] == "FACT_SUPERSEDED")
     assert superseded["subjectId"] == ids[0] and superseded["fact"]["status"] == "SUPERSEDED"
+
+
+async def failed_job(db: Database, ns: str) -> str:
+    """A job of ``ns`` failed for good, as a worker records it. A worker of the suite may take
+    a queued job first (it then finishes: nothing to extract, no event): queue another."""
+    for _ in range(5):
+        queued = await jobs.enqueue(db, Namespace(ns), jobs.JobKind.EXTRACT, [])
+        claim = await jobs.claim(db, "test-worker", 30, queued.id)
+        if claim is not None:
+            assert await jobs.fail(db, claim, "refused", get_settings(), final=True)
+            return queued.id
+    raise AssertionError("every job was taken by another worker")
 
 
 async def test_kinds_filter_what_arrives(service: str, admin_token: str, ns: str) -> None:
