@@ -9,7 +9,10 @@ import strawberry
 
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
+from graphmem.api.episodes import Episode
+from graphmem.api.facts import Fact
 from graphmem.governance import erasure as domain
+from graphmem.governance import forgetting
 
 
 @strawberry.type(description="How many of one kind were erased.")
@@ -75,3 +78,31 @@ async def erase_namespace(
     ns = ctx.namespace(namespace)
     return _receipt(await domain.erase_namespace(ctx.db, ns, confirm, ctx.principal.name,
                                                  ctx.fact_cache))
+
+
+@strawberry.type(description="What forgetting an episode did.")
+class ForgottenEpisode:
+    episode: Episode | None = strawberry.field(
+        description="The episode, redacted (its place, time and provenance stay); null when "
+                    "erased.")
+    receipt: ErasureReceipt | None = strawberry.field(description="When erased: the proof.")
+    forgotten_facts: list[Fact] = strawberry.field(
+        description="Facts whose only evidence it was: retracted and forgotten with it.")
+
+
+async def forget_episode(
+    info: Info, namespace: NamespaceArg,
+    id: Annotated[strawberry.ID, strawberry.argument(description="Episode id or externalId.")],
+    reason: Annotated[str, strawberry.argument(
+        description="Why (kept on the redacted episode and the forgotten facts).")],
+    erase: Annotated[bool, strawberry.argument(
+        description="Erase it (with a receipt) instead of redacting it.")] = False,
+) -> ForgottenEpisode:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    done = await forgetting.forget_episode(ctx.db, ns, str(id), reason, ctx.principal.name,
+                                           erase, ctx.fact_cache)
+    return ForgottenEpisode(
+        episode=Episode.of(done.episode) if done.episode else None,
+        receipt=_receipt(done.receipt) if done.receipt else None,
+        forgotten_facts=[Fact.of(f) for f in done.facts])

@@ -39,7 +39,9 @@ strawberry.enum(AssertOutcome, description=(
     "evidence_added: the same believed fact existed, so the new evidence was attached to it "
     "instead of writing a duplicate; disputed: stored, but its predicate's policy could not "
     "decide against a believed value, so both are disputed in an open conflict; superseded: "
-    "stored as history only, because a stronger believed fact covers its whole validity."))
+    "stored as history only, because a stronger believed fact covers its whole validity; "
+    "forgotten: not stored, because the user asked memory to forget this fact (`forgetFact`): "
+    "only a user's own statement or correction brings it back."))
 
 EpisodeRef = Annotated["Episode", strawberry.lazy("graphmem.api.episodes")]
 SummaryRef = Annotated["Summary", strawberry.lazy("graphmem.api.summaries")]
@@ -75,6 +77,14 @@ class Fact:
     ended_by: str | None = strawberry.field(
         description="The API key name whose write ended belief in it.")
     reason: str | None = strawberry.field(description="Why belief in it ended.")
+    pinned: bool = strawberry.field(description="Whether a user pinned it (always remember).")
+    pinned_at: datetime | None = strawberry.field(description=(
+        "When a user pinned it (`pinFact`: always remember): pruning, retention and erasure "
+        "of its evidence leave it believed. Null: not pinned."))
+    pinned_by: str | None = strawberry.field(description="The API key name that pinned it.")
+    forgotten_at: datetime | None = strawberry.field(description=(
+        "When a user asked memory to forget it (`forgetFact`, `forgetEpisode`): extraction, "
+        "inference and imports may not assert it again."))
 
     @classmethod
     def of(cls, f: facts_model.Fact) -> Fact:
@@ -85,7 +95,9 @@ class Fact:
                    valid_from=f.valid_from, valid_to=f.valid_to, recorded_at=f.recorded_at,
                    stated_valid_from=f.stated_valid_from, stated_valid_to=f.stated_valid_to,
                    retracted_at=f.retracted_at, asserted_by=f.asserted_by,
-                   ended_by=f.ended_by, reason=f.reason)
+                   ended_by=f.ended_by, reason=f.reason, pinned=f.pinned_at is not None,
+                   pinned_at=f.pinned_at,
+                   pinned_by=f.pinned_by, forgotten_at=f.forgotten_at)
 
     async def _links(self, info: Info) -> provenance.Links:
         ctx, ns = info.context, Namespace(self.namespace)
@@ -313,6 +325,26 @@ async def retract_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg,
     ns = ctx.namespace(namespace)
     return Fact.of(await fact_changes.retract(ctx.db, ns, str(fact_id), reason,
                                               ctx.principal.name))
+
+
+async def forget_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg,
+                      reason: ReasonArg) -> Fact:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Fact.of(await fact_changes.forget(ctx.db, ns, str(fact_id), reason,
+                                             ctx.principal.name))
+
+
+async def pin_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Fact:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Fact.of(await fact_changes.pin(ctx.db, ns, str(fact_id), True, ctx.principal.name))
+
+
+async def unpin_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Fact:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return Fact.of(await fact_changes.pin(ctx.db, ns, str(fact_id), False, ctx.principal.name))
 
 
 async def correct_fact(

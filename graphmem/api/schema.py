@@ -135,6 +135,17 @@ class Mutation:
         resolver=fact_api.retract_fact,
         description="Withdraw a believed fact, with a reason; it stays as history and an "
                     "observation episode records the change.")
+    forget_fact: fact_api.Fact = strawberry.field(
+        resolver=fact_api.forget_fact,
+        description="A user's \"forget this\": the fact is retracted with the reason and "
+                    "unpinned, and extraction, inference, imports and agents may not assert it "
+                    "again (outcome FORGOTTEN); only the user's own statement brings it back.")
+    pin_fact: fact_api.Fact = strawberry.field(
+        resolver=fact_api.pin_fact,
+        description="Always remember a believed fact: pruning, retention and erasure of its "
+                    "evidence leave it believed; recall marks it pinned and offers it first.")
+    unpin_fact: fact_api.Fact = strawberry.field(
+        resolver=fact_api.unpin_fact, description="Undo `pinFact`.")
     correct_fact: fact_api.AssertedFact = strawberry.field(
         resolver=fact_api.correct_fact,
         description="Replace a believed fact's object (source user_correction, same "
@@ -169,6 +180,11 @@ class Mutation:
     sweep_retention: list[retention_api.RetentionApplied] = strawberry.field(
         resolver=retention_api.sweep_retention,
         description="Apply this namespace's retention policies now (or count, `dryRun`).")
+    forget_episode: erasure_api.ForgottenEpisode = strawberry.field(
+        resolver=erasure_api.forget_episode,
+        description="A user's \"forget this\" for something they said: the facts taken only "
+                    "from it are forgotten (see `forgetFact`; pinned ones stay), and the "
+                    "episode is redacted, or erased with a receipt (`erase`).")
     redact_episode: episode_api.Episode = strawberry.field(
         resolver=episode_api.redact_episode,
         description="Replace an episode's content with `[redacted]`, keeping its place, time "

@@ -1,8 +1,12 @@
-"""Changing what memory believes on purpose: retracting a fact, correcting it.
+"""Changing what memory believes on purpose: retracting a fact, correcting it, forgetting
+it, pinning it.
 
-Both are first-class and leave a trace: the old fact keeps its record with status, reason,
+Each is first-class and leaves a trace: the old fact keeps its record with status, reason,
 who and when; an ``observation`` Episode describes the change (a correction's evidence, a
-retraction's ``RETRACTED_IN``); summaries citing the old fact become stale.
+retraction's ``RETRACTED_IN``); summaries citing the old fact become stale. Forgetting is a
+user's retraction that also bars machines (extraction, inference, imports) from asserting
+the fact again; pinning ("always remember") exempts a believed fact from pruning, retention
+and the retraction of facts whose evidence was erased.
 """
 
 from __future__ import annotations
@@ -31,6 +35,44 @@ async def retract(db: Database, ns: Namespace, fact_id: str, reason: str,
     return await db.transaction(lambda tx: _retract(tx, ns, fact_id, reason, actor))
 
 
+async def forget(db: Database, ns: Namespace, fact_id: str, reason: str,
+                 actor: str | None) -> Fact:
+    """The user asked memory to forget this fact: retracted (and unpinned), and never
+    asserted again by extraction, inference or an import (``Outcome.FORGOTTEN``)."""
+    _check_reason(reason)
+    return await db.transaction(lambda tx: forget_in(tx, ns, [fact_id], reason, actor))
+
+
+async def forget_in(tx: Tx, ns: Namespace, fact_ids: list[str], reason: str,
+                    actor: str | None) -> Fact:
+    """Inside a running transaction: forget believed facts; the first one, as it is now."""
+    for fact_id in fact_ids:  # the observation names the fact, never its content again
+        await _retract(tx, ns, fact_id, reason, actor,
+                       f"Forgot fact {fact_id} at the user's request. Reason: {reason}")
+    await mark_forgotten(tx, ns, fact_ids, None)
+    return (await facts.by_ids_in(tx, ns, fact_ids[:1]))[fact_ids[0]]
+
+
+async def mark_forgotten(tx: Tx, ns: Namespace, fact_ids: list[str],
+                         reason: str | None) -> None:
+    """Mark retracted facts forgotten (and unpinned); ``reason`` replaces theirs if given."""
+    await tx.run("facts/forget", ns=ns, ids=fact_ids, reason=reason,
+                 now=to_native(datetime.now(UTC)))
+
+
+async def pin(db: Database, ns: Namespace, fact_id: str, pinned: bool,
+              actor: str | None) -> Fact:
+    """Pin a believed fact (always remember) or unpin it. Pinning again keeps the first pin."""
+
+    async def change(tx: Tx) -> Fact:
+        await _believed_fact(tx, ns, fact_id, "pinned or unpinned")
+        await tx.run("facts/pin", ns=ns, id=fact_id, pinned=pinned, actor=actor,
+                     now=to_native(datetime.now(UTC)))
+        return (await facts.by_ids_in(tx, ns, [fact_id]))[fact_id]
+
+    return await db.transaction(change)
+
+
 async def correct(db: Database, ns: Namespace, fact_id: str, new_object: str | None,
                   value: facts.Literal | None, reason: str, actor: str | None,
                   evidence: list[str] | None = None) -> facts.Asserted:
@@ -43,10 +85,12 @@ async def correct(db: Database, ns: Namespace, fact_id: str, new_object: str | N
         lambda tx: _correct(tx, ns, fact_id, new_object, value, reason, actor, evidence or []))
 
 
-async def _retract(tx: Tx, ns: Namespace, fact_id: str, reason: str, actor: str | None) -> Fact:
+async def _retract(tx: Tx, ns: Namespace, fact_id: str, reason: str, actor: str | None,
+                   observed: str | None = None) -> Fact:
     old = await _believed_fact(tx, ns, fact_id)
     now = datetime.now(UTC)
-    episode = await _observe(tx, ns, f"Retracted “{old.text}”. Reason: {reason}", actor, now)
+    episode = await _observe(tx, ns, observed or f"Retracted “{old.text}”. Reason: {reason}",
+                             actor, now)
     await tx.run("facts/retract", ns=ns, id=fact_id, episode_id=episode, reason=reason,
                  actor=actor, now=to_native(now))
     await outbox.emit(tx, ns, EventKind.FACT_RETRACTED, [fact_id], now)
@@ -85,7 +129,9 @@ async def replace_in(tx: Tx, ns: Namespace, old: Fact, new: facts.NewFact, reaso
         actor, correcting=(old.id, reason))
 
 
-async def _believed_fact(tx: Tx, ns: Namespace, fact_id: str) -> Fact:
+async def _believed_fact(tx: Tx, ns: Namespace, fact_id: str,
+                         what: str = "retracted or corrected") -> Fact:
+    """The fact, believed, with its entities locked (their caches move on)."""
     rows = await tx.run("facts/for_change", ns=ns, id=fact_id)
     if not rows:
         raise NotFound(f"no fact {fact_id!r} in this namespace", field="factId")
@@ -94,7 +140,7 @@ async def _believed_fact(tx: Tx, ns: Namespace, fact_id: str) -> Fact:
     fact = Fact.from_row(rows[0]["fact"])
     if fact.retracted_at is not None:
         raise InvalidInput(f"fact {fact_id!r} is {fact.status.value}: only believed facts "
-                           "can be retracted or corrected", field="factId")
+                           f"can be {what}", field="factId")
     return fact
 
 

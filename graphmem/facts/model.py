@@ -23,6 +23,11 @@ class Source(StrEnum):
     IMPORT = "import"
 
 
+# Who may not assert again what a user asked memory to forget: everyone but the user.
+MACHINE_SOURCES = frozenset({Source.AGENT_ASSERTION, Source.EXTRACTION, Source.INFERENCE,
+                             Source.IMPORT})
+
+
 class FactStatus(StrEnum):
     """Where belief in a fact stands now (its world validity is separate: valid_from/to)."""
 
@@ -40,6 +45,7 @@ class Outcome(StrEnum):
     EVIDENCE_ADDED = "evidence_added"  # the same current fact existed: no duplicate
     DISPUTED = "disputed"  # stored; the policy could not decide against a believed value
     SUPERSEDED = "superseded"  # stored as history: a stronger believed fact covers it
+    FORGOTTEN = "forgotten"  # not stored: the user asked memory to forget this fact
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,9 @@ class Fact:
     ended_by: str | None = None  # who ended it (retraction, correction, resolution)
     stated_valid_from: datetime | None = None  # the validity as asserted, before resolution
     stated_valid_to: datetime | None = None
+    pinned_at: datetime | None = None  # "always remember": exempt from pruning and retention
+    pinned_by: str | None = None
+    forgotten_at: datetime | None = None  # "forget this": machines may not assert it again
 
     @classmethod
     def from_row(cls, row: Row) -> Fact:
@@ -77,7 +86,9 @@ class Fact:
             asserted_by=row.get("asserted_by"), reason=row.get("reason"),
             ended_by=row.get("ended_by"),
             stated_valid_from=maybe_datetime(row.get("stated_valid_from")),
-            stated_valid_to=maybe_datetime(row.get("stated_valid_to")))
+            stated_valid_to=maybe_datetime(row.get("stated_valid_to")),
+            pinned_at=maybe_datetime(row.get("pinned_at")), pinned_by=row.get("pinned_by"),
+            forgotten_at=maybe_datetime(row.get("forgotten_at")))
 
     @property
     def cursor(self) -> str:

@@ -24,7 +24,7 @@ from graphmem.episodes import store as episodes
 from graphmem.facts import entities, policies, resolution
 from graphmem.facts import plan_writer as resolution_store
 from graphmem.facts.intervals import Interval
-from graphmem.facts.model import Fact, Outcome, Source
+from graphmem.facts.model import MACHINE_SOURCES, Fact, Outcome, Source
 
 MAX_EVIDENCE = 100
 
@@ -216,14 +216,20 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: st
             start_given=p.new.valid_from is not None))
 
     in_force = await policies.for_predicates(tx, ns, [p.predicate for p in batch])
-    believed = await _believed(tx, ns, claims, in_force)
+    believed, forgotten = await _believed(tx, ns, claims, in_force)
     if correcting is not None:
         believed = [v for v in believed if v.id != correcting[0]]
-    decided = resolution.plan(claims, believed, in_force)
+    barred = {i: forgotten[c.identity] for i, c in enumerate(claims)
+              if c.identity in forgotten and c.source in MACHINE_SOURCES}
+    kept = [i for i in range(len(claims)) if i not in barred]
+    decided = resolution.plan([claims[i] for i in kept], believed, in_force)
     if correcting is not None:
         decided.correct(*correcting)
-    await resolution_store.write_plan(tx, ns, decided, rows, asserted_by, now)
-    return [Asserted(fact_id, outcome) for fact_id, outcome in decided.outcomes]
+    await resolution_store.write_plan(tx, ns, decided, [rows[i] for i in kept], asserted_by,
+                                      now)
+    outcomes = iter(decided.outcomes)
+    return [Asserted(barred[i], Outcome.FORGOTTEN) if i in barred else Asserted(*next(outcomes))
+            for i in range(len(claims))]
 
 
 def _stated_interval(new: NewFact, said_at: datetime) -> Interval:
@@ -235,15 +241,18 @@ def _stated_interval(new: NewFact, said_at: datetime) -> Interval:
 
 
 async def _believed(tx: Tx, ns: Namespace, claims: list[resolution.Claim],
-                    in_force: dict[str, policies.Policy]) -> list[resolution.Version]:
+                    in_force: dict[str, policies.Policy],
+                    ) -> tuple[list[resolution.Version], dict[str, str]]:
     """What memory believes now that the claims could touch: every value of a ONE predicate
-    for the subject, or the same statement for a MANY predicate."""
+    for the subject, or the same statement for a MANY predicate; and the claimed statements
+    a user asked memory to forget (identity -> the forgotten fact)."""
     one = sorted({(c.subject_id, c.predicate) for c in claims
                   if in_force[c.predicate].cardinality is policies.Cardinality.ONE})
     rows = await tx.run("facts/believed", ns=ns,
                         keys=[{"subject_id": s, "predicate": p} for s, p in one],
                         identities=sorted({c.identity for c in claims}))
-    return [resolution.Version.from_row(row) for row in rows]
+    return ([resolution.Version.from_row(row) for row in rows[0]["rows"]],
+            {row["identity"]: row["fact_id"] for row in rows[0]["forgotten"]})
 
 
 def identity(subject_id: str, predicate: str, object_id: str) -> str:

@@ -13,6 +13,7 @@ import hmac
 import json
 import secrets
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -72,16 +73,19 @@ async def digest(db: Database, ns: str) -> str:
 
 async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
                          cache: FactCache | None = None,
-                         retract_orphans: bool = True) -> Receipt:
+                         retract_orphans: bool = True,
+                         before: Callable[[Tx, list[str]], Awaitable[Any]] | None = None,
+                         ) -> Receipt:
     """Erase episodes (ids or externalIds) in one transaction. Summaries covering them
     become stale, facts whose only evidence they were are retracted (the record stays, so
     history is honest about what memory believed) unless ``retract_orphans`` is off (they
-    stay believed, with no evidence), sessions are relinked around the gap."""
+    stay believed, with no evidence), sessions are relinked around the gap. A pinned fact
+    stays believed. ``before`` runs first in the same transaction, with the episodes' ids."""
     if not 1 <= len(refs) <= MAX_EPISODES:
         raise InvalidInput(f"give 1 to {MAX_EPISODES} episodes", field="ids")
     requested = datetime.now(UTC)
     counts = await db.transaction(
-        lambda tx: _erase_episodes(tx, ns, refs, actor, retract_orphans))
+        lambda tx: _erase_episodes(tx, ns, refs, actor, retract_orphans, before))
     ids = counts.pop("_ids")
     probes = _probes(ns, counts.pop("_contents"))
     left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
@@ -93,9 +97,13 @@ async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: st
 
 
 async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | None,
-                          retract_orphans: bool = True) -> dict[str, Any]:
+                          retract_orphans: bool = True,
+                          before: Callable[[Tx, list[str]], Awaitable[Any]] | None = None,
+                          ) -> dict[str, Any]:
     found = await resolve_refs(tx, ns, refs, "ids")
     ids = sorted({e.id for e in found.values()})
+    if before is not None:
+        await before(tx, ids)
     plan = (await tx.run("erasure/episodes_plan", ns=ns, ids=ids))[0]
     await entities.lock(tx, ns, [i for i in plan["entities"] if i])
     now = datetime.now(UTC)

@@ -5,7 +5,8 @@ Layers, in order, each run only when a rule says so (the ``plan`` records every 
 2. the current facts about the entities the query names (exact names or aliases, found in
    the query's word n-grams; "I"/"me"/"my" name the ``speaker``, by default the entity
    ``user``). A disputed fact says so, with the claims it is disputed against: an agent must
-   never read two values of a one-value predicate as both true;
+   never read two values of a one-value predicate as both true. The facts a user pinned
+   (always remember) are offered every turn, first among equals, and marked so;
 3. episodic search, only when the query refers to a time ("last Tuesday"), asks for detail
    ("what did I say", "exactly", "when did"), or no facts were found.
 Pieces are added layer by layer while they fit the token budget (counted by a real
@@ -41,6 +42,7 @@ from graphmem.summaries.store import Summary
 MIN_BUDGET, MAX_BUDGET = 50, 16_000
 MAX_NGRAM = 4
 RECALL_PER_ENTITY = 50  # the newest current facts per named entity; the budget trims further
+PINNED_IN_RECALL = 20  # the newest pins, offered every turn (the budget trims further)
 EPISODE_CANDIDATES = 40  # turns the episode layer offers, best first; the budget trims further
 _DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|word for word|"
                      r"quote|when did|remember when|told you|mentioned|last time|details?)\b",
@@ -176,26 +178,37 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) ->
 
 async def _facts_layer(db: Database, ns: Namespace, query: str, cache: FactCache | None,
                        speaker: str) -> tuple[Layer, list[Entity], int]:
-    """The linked entities' current facts, those that bear on the query (share a word stem
-    with its predicate or object) first; with the entities, and how many facts bear on it."""
-    linked = await _link_entities(db, ns, query, speaker)
-    if not linked:
+    """The linked entities' current facts and the pinned ones (a user asked to always
+    remember them), those that bear on the query (share a word stem with its predicate or
+    object) first, pinned first among equals; with the entities, and how many facts bear on
+    the query."""
+    linked, pinned = await _at_once(_link_entities(db, ns, query, speaker),
+                                    _pinned(db, ns))
+    if not linked and not pinned:
         return Layer(Step("facts", False, "the query names no known entity")), [], 0
-    about = await _facts_about(db, ns, linked, cache)
-    found: dict[str, Fact] = {}
+    about = await _facts_about(db, ns, linked, cache) if linked else []
+    found: dict[str, Fact] = {f.id: f for f in pinned}
     for outgoing, incoming in about:
         for fact in sorted(outgoing + incoming, key=lambda f: -f.confidence):
             found.setdefault(fact.id, fact)
     lines = _fact_lines(list(found.values()))
-    candidates = [Piece("facts", lines[f.id], tokens.count(lines[f.id]), fact=f)
-                  for f in found.values()]
+    candidates = sorted((Piece("facts", lines[f.id], tokens.count(lines[f.id]), fact=f)
+                         for f in found.values()),
+                        key=lambda p: p.fact is None or p.fact.pinned_at is None)
     words = _stems(query)
     relevant = [p for p in candidates if p.fact and _stems(
         f"{p.fact.predicate.replace('_', ' ')} {p.fact.object}") & words]
-    step = Step("facts", True, "current facts about " + ", ".join(e.name for e in linked)
-                + f" ({len(relevant)} bear on the question)")
+    about_whom = "current facts about " + ", ".join(e.name for e in linked) if linked \
+        else "pinned facts"
+    step = Step("facts", True, about_whom + f" ({len(relevant)} bear on the question"
+                + (f"; {len(pinned)} pinned)" if pinned else ")"))
     return (Layer(step, relevant + [p for p in candidates if p not in relevant]), list(linked),
             len(relevant))
+
+
+async def _pinned(db: Database, ns: Namespace) -> list[Fact]:
+    rows = await db.read("facts/pinned", ns=ns, now=datetime.now(UTC), limit=PINNED_IN_RECALL)
+    return [Fact.from_row(row) for row in rows]
 
 
 async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, reason: str,
@@ -266,7 +279,8 @@ def _fact_lines(facts: list[Fact]) -> dict[str, str]:
                              if f.id != fact.id})
             disputed = " [disputed, not settled" + (
                 f"; also claimed: {', '.join(others)}]" if others else "]")
-        lines[fact.id] = f"{fact.text}{since}{disputed}"
+        pinned = " [pinned: always remember]" if fact.pinned_at else ""
+        lines[fact.id] = f"{fact.text}{since}{disputed}{pinned}"
     return lines
 
 

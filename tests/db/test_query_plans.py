@@ -39,7 +39,7 @@ PER_TURN = [
     "episodes/existing", "episodes/relink", "episodes/reserve_seq", "facts/about_entities",
     "facts/add_evidence", "facts/believed", "facts/by_ids", "facts/create", "facts/end",
     "episodes/resolve", "facts/links", "facts/provenance", "facts/supersede",
-    "facts/timeline", "conflicts/open", "traversal/hop", "search/find",
+    "facts/timeline", "facts/pinned", "conflicts/open", "traversal/hop", "search/find",
     "search/load", "summaries/mark_stale", "summaries/of_episodes",
     "conflicts/settle_orphaned", "jobs/enqueue_summaries",
     # the workers' own, every job

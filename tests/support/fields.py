@@ -48,6 +48,10 @@ MUTATIONS = {
     "assert_facts": 'assertFacts(namespace: $ns, facts: [{subject: "Alice", predicate: '
                     '"lives_in", object: "Faro"}]) { outcome }',
     "retract_fact": 'retractFact(namespace: $ns, factId: $fact, reason: "x") { id }',
+    "forget_fact": 'forgetFact(namespace: $ns, factId: $fact, reason: "x") { id }',
+    "pin_fact": 'pinFact(namespace: $ns, factId: $fact) { id pinned }',
+    "unpin_fact": 'unpinFact(namespace: $ns, factId: $fact) { id pinned }',
+    "forget_episode": 'forgetEpisode(namespace: $ns, id: $id, reason: "x") { episode { id } }',
     "correct_fact": 'correctFact(namespace: $ns, factId: $fact, object: "Faro", reason: "x") '
                     '{ outcome }',
     "resolve_conflict": 'resolveConflict(namespace: $ns, conflictId: $id, keep: $fact, '
