@@ -12,3 +12,6 @@ export GRAPHMEM_EMBEDDER="${GRAPHMEM_TEST_EMBEDDER:-wordllama}"
 export GRAPHMEM_WEBHOOK_ALLOW_PRIVATE=true GRAPHMEM_WEBHOOK_BACKOFF_S=0.2
 export GRAPHMEM_WEBHOOK_MAX_ATTEMPTS=4 GRAPHMEM_WEBHOOK_POLL_S=0.1
 export GRAPHITI_TELEMETRY_ENABLED=false  # tests/portability/test_graphiti.py: no calls home
+# Answers' usage is written by tests when they ask (tests/governance/test_pruning.py), not by a
+# background flush landing in the middle of a "wrote nothing" check.
+export GRAPHMEM_USAGE_FLUSH_S=3600

@@ -32,9 +32,10 @@ from graphmem.events import webhooks
 from graphmem.observability import metrics, tracing
 from graphmem.observability.logs import RequestIds
 from graphmem.pipelines.worker import Worker, run_workers
-from graphmem.retrieval import embeddings
+from graphmem.retrieval import embeddings, usage
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
+from graphmem.retrieval.usage import UsageLog
 from graphmem.security import encryption
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class Runtime:
     db: Database
     embedder: Embedder | None = None
     fact_cache: FactCache = field(default_factory=FactCache)
+    usage: UsageLog = field(default_factory=UsageLog)
     worker: Worker | None = None  # runs jobs on request (`wait: true`); the pool runs the rest
     ready: bool = False
     problem: str | None = "starting"
@@ -55,6 +57,7 @@ class Runtime:
     _worker: asyncio.Task[None] | None = field(default=None, repr=False)
     _pool: asyncio.Task[None] | None = field(default=None, repr=False)
     _webhooks: asyncio.Task[None] | None = field(default=None, repr=False)
+    _usage: asyncio.Task[None] | None = field(default=None, repr=False)
 
     async def become_ready(self) -> None:
         delay = 0.5
@@ -76,6 +79,8 @@ class Runtime:
                 # may send them.
                 self._webhooks = asyncio.create_task(
                     webhooks.run_dispatcher(self.db, self.settings))
+                self._usage = asyncio.create_task(
+                    usage.run_flusher(self.db, self.usage, self.settings.usage_flush_s))
                 self.ready, self.problem = True, None
             except GraphmemError as exc:
                 self.problem = exc.message
@@ -99,11 +104,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
-            for task in (runtime._task, runtime._worker, runtime._pool, runtime._webhooks):
+            for task in (runtime._task, runtime._worker, runtime._pool, runtime._webhooks,
+                         runtime._usage):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+            if runtime.ready:  # the last interval's notes; only a hint if Neo4j is gone
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(runtime.usage.flush(runtime.db), timeout=5)
             await runtime.db.close()
             tracing.shutdown()
 

@@ -14,8 +14,9 @@ CALL () { MATCH (n:EntityMerge {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RE
 CALL () { MATCH (n:Job {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS jobs }
 CALL () { MATCH (n:PipelineSwitches {ns: $ns}) DETACH DELETE n RETURN count(*) AS switches }
 CALL () { MATCH (n:RetentionPolicy {ns: $ns}) DETACH DELETE n RETURN count(*) AS retention }
+CALL () { MATCH (n:PruningPolicy {ns: $ns}) DETACH DELETE n RETURN count(*) AS pruning }
 CALL () { MATCH (n:Event {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS events }
 CALL () { MATCH (n:Delivery {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deliveries }
 CALL () { MATCH (n:Webhook {ns: $ns}) DETACH DELETE n RETURN count(*) AS webhooks }
 RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, conflicts, policies,
-       merges, jobs, switches, retention, events, deliveries, webhooks
+       merges, jobs, switches, retention, pruning, events, deliveries, webhooks

@@ -1,3 +1,5 @@
 // Memory lifecycle (graphmem/facts/changes.py): a namespace's pinned facts, which recall
 // offers every turn.
 CREATE INDEX fact_pinned IF NOT EXISTS FOR (n:Fact) ON (n.ns, n.pinned_at);
+// One pruning policy per namespace (graphmem/governance/pruning.py).
+CREATE CONSTRAINT pruning_policy_ns IF NOT EXISTS FOR (n:PruningPolicy) REQUIRE n.ns IS UNIQUE;

@@ -13,6 +13,7 @@ RETURN
   + COUNT { MATCH (n:EntityMerge {ns: $ns}) }
   + COUNT { MATCH (n:PredicatePolicy {ns: $ns}) }
   + COUNT { MATCH (n:RetentionPolicy {ns: $ns}) }
+  + COUNT { MATCH (n:PruningPolicy {ns: $ns}) }
   + COUNT { MATCH (n:PipelineSwitches {ns: $ns}) }
   + COUNT { MATCH (n:AuditEvent {ns: $ns}) }
   AS nodes

@@ -42,6 +42,9 @@ CALL (row) {
   UNWIND CASE row.label WHEN 'RetentionPolicy' THEN [row] ELSE [] END AS r
   MERGE (n:RetentionPolicy {ns: $ns, key: r.key}) SET n += r.props RETURN n
   UNION ALL
+  UNWIND CASE row.label WHEN 'PruningPolicy' THEN [row] ELSE [] END AS r
+  MERGE (n:PruningPolicy {ns: $ns}) SET n += r.props RETURN n
+  UNION ALL
   UNWIND CASE row.label WHEN 'PipelineSwitches' THEN [row] ELSE [] END AS r
   MERGE (n:PipelineSwitches {ns: $ns}) SET n += r.props RETURN n
   UNION ALL

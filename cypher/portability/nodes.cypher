@@ -26,6 +26,8 @@ CALL () {
   UNION ALL
   MATCH (n:RetentionPolicy {ns: $ns}) WITH n RETURN 'RetentionPolicy' AS label, n
   UNION ALL
+  MATCH (n:PruningPolicy {ns: $ns}) WITH n RETURN 'PruningPolicy' AS label, n
+  UNION ALL
   MATCH (n:PipelineSwitches {ns: $ns}) WITH n RETURN 'PipelineSwitches' AS label, n
   UNION ALL
   MATCH (n:AuditEvent {ns: $ns}) WITH n RETURN 'AuditEvent' AS label, n

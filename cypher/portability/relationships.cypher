@@ -27,6 +27,8 @@ CALL () {
   UNION ALL
   MATCH (a:RetentionPolicy {ns: $ns})-[r]->(b) WHERE b.ns = $ns RETURN 'RetentionPolicy' AS label, a, r, b
   UNION ALL
+  MATCH (a:PruningPolicy {ns: $ns})-[r]->(b) WHERE b.ns = $ns RETURN 'PruningPolicy' AS label, a, r, b
+  UNION ALL
   MATCH (a:PipelineSwitches {ns: $ns})-[r]->(b) WHERE b.ns = $ns RETURN 'PipelineSwitches' AS label, a, r, b
   UNION ALL
   MATCH (a:AuditEvent {ns: $ns})-[r]->(b) WHERE b.ns = $ns RETURN 'AuditEvent' AS label, a, r, b

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ from graphmem.db.database import Database
 from graphmem.pipelines.worker import Worker
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
+from graphmem.retrieval.usage import UsageLog
 from graphmem.security.auth import Principal
 
 
@@ -32,6 +33,7 @@ class Context:
     settings: Settings
     embedder: Embedder | None = None
     fact_cache: FactCache | None = None
+    usage: UsageLog | None = None  # notes what answers return (pruning spares it)
     worker: Worker | None = None
     loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
     connection_params: object = None  # a WebSocket's `connection_init` payload
@@ -42,6 +44,11 @@ class Context:
 
         Every resolver's first step."""
         return self.principal.authorize(parse_namespace(raw))
+
+    def used(self, ns: Namespace, facts: Iterable[str] = (), episodes: Iterable[str] = ()) -> None:
+        """Note what an answer returned (written later, off this request's path)."""
+        if self.usage is not None:
+            self.usage.note(ns, facts, episodes)
 
     def loader(self, name: str, ns: Namespace,
                load: Callable[[list[str]], Awaitable[list[Any]]]) -> DataLoader[str, Any]:

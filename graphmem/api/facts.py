@@ -82,6 +82,9 @@ class Fact:
         "When a user pinned it (`pinFact`: always remember): pruning, retention and erasure "
         "of its evidence leave it believed. Null: not pinned."))
     pinned_by: str | None = strawberry.field(description="The API key name that pinned it.")
+    last_used_at: datetime | None = strawberry.field(description=(
+        "When an answer (recall, search, facts) last returned it, recorded within seconds; "
+        "pruning spares facts in use. Null: never, since use was first recorded."))
     forgotten_at: datetime | None = strawberry.field(description=(
         "When a user asked memory to forget it (`forgetFact`, `forgetEpisode`): extraction, "
         "inference and imports may not assert it again."))
@@ -97,7 +100,8 @@ class Fact:
                    retracted_at=f.retracted_at, asserted_by=f.asserted_by,
                    ended_by=f.ended_by, reason=f.reason, pinned=f.pinned_at is not None,
                    pinned_at=f.pinned_at,
-                   pinned_by=f.pinned_by, forgotten_at=f.forgotten_at)
+                   pinned_by=f.pinned_by, forgotten_at=f.forgotten_at,
+                   last_used_at=f.last_used_at)
 
     async def _links(self, info: Info) -> provenance.Links:
         ctx, ns = info.context, Namespace(self.namespace)
@@ -296,6 +300,7 @@ async def list_facts(
         source=facts_model.Source(w.source) if w.source else None, min_confidence=w.min_confidence,
         valid_at=valid_at, as_of=as_of, include_history=include_history,
     ), first=page_size(first, ctx.settings.max_page), after=after)
+    ctx.used(ns, facts=[fact.id for _, fact in page.items])
     return to_connection(page, Fact.of)
 
 

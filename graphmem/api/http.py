@@ -67,6 +67,7 @@ class _GraphQLView(GraphQL[Context, None]):
         principal: Principal = request.scope.get("graphmem.principal", NOBODY)
         return Context(db=runtime.db, principal=principal, settings=self.settings,
                        embedder=runtime.embedder, fact_cache=runtime.fact_cache,
+                       usage=runtime.usage,
                        worker=runtime.worker, subscriptions=self.subscriptions)
 
     async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:

@@ -34,6 +34,7 @@ from graphmem.api import erasure as erasure_api
 from graphmem.api import events as event_api
 from graphmem.api import facts as fact_api
 from graphmem.api import jobs as job_api
+from graphmem.api import pruning as pruning_api
 from graphmem.api import retention as retention_api
 from graphmem.api import search as search_api
 from graphmem.api import stats as stats_api
@@ -111,6 +112,9 @@ class Query:
     retention_policies: list[retention_api.RetentionPolicy] = strawberry.field(
         resolver=retention_api.retention_policies,
         description="How long this namespace keeps episodes, by kind and sensitivity.")
+    pruning_policy: pruning_api.PruningPolicy | None = strawberry.field(
+        resolver=pruning_api.pruning_policy,
+        description="Which facts this namespace lets go of (null: none is set).")
     pipelines: job_api.PipelineSwitches = strawberry.field(
         resolver=job_api.pipelines,
         description="Whether new episodes are extracted and sessions summarised.")
@@ -185,6 +189,17 @@ class Mutation:
         description="A user's \"forget this\" for something they said: the facts taken only "
                     "from it are forgotten (see `forgetFact`; pinned ones stay), and the "
                     "episode is redacted, or erased with a receipt (`erase`).")
+    set_pruning_policy: pruning_api.PruningPolicy = strawberry.field(
+        resolver=pruning_api.set_pruning_policy,
+        description="Let go of facts nobody needs: believed, unpinned facts below a "
+                    "confidence that no answer returned for so many days are retracted "
+                    "(reason: pruned) by the worker's sweeps, or now with `pruneFacts`.")
+    remove_pruning_policy: bool = strawberry.field(
+        resolver=pruning_api.remove_pruning_policy,
+        description="Remove the namespace's pruning policy.")
+    prune_facts: pruning_api.PruneReport = strawberry.field(
+        resolver=pruning_api.prune_facts,
+        description="Apply the pruning policy now (or list what it would retract, `dryRun`).")
     redact_episode: episode_api.Episode = strawberry.field(
         resolver=episode_api.redact_episode,
         description="Replace an episode's content with `[redacted]`, keeping its place, time "

@@ -111,6 +111,8 @@ async def search(
         include_history=include_history, reference_time=reference_time,
         min_similarity=ctx.settings.vector_min_similarity, neighbours=neighbours,
         weights=ctx.settings.search_weights), ctx.embedder)
+    ctx.used(ns, facts=[h.fact.id for h in found.hits if h.fact],
+             episodes=[h.episode.id for h in found.hits if h.episode])
     return SearchResult(time_range=TimeRange.of(found.time_range), actors=list(found.actors),
                         priors=list(found.priors), hits=[SearchHit(
         kind=h.kind, score=h.score,
@@ -175,6 +177,8 @@ async def recall(
                                        token_budget, ctx.embedder,
                                        ctx.settings.vector_min_similarity, ctx.fact_cache,
                                        ctx.settings.search_weights, speaker)
+    ctx.used(ns, facts=[p.fact.id for p in found.pieces if p.fact],
+             episodes=[p.episode.id for p in found.pieces if p.episode])
     return RecallResult(
         pieces=[RecallPiece(layer=p.layer, text=p.text, tokens=p.tokens,
                             summary=Summary.of(p.summary) if p.summary else None,

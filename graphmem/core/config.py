@@ -171,6 +171,9 @@ class Settings(BaseSettings):
     # only evidence a sweep deleted are retracted, or kept believed with no evidence.
     retention_sweep_s: float = Field(3600.0, gt=0)
     retention_orphaned_facts: Literal["retract", "keep"] = "retract"
+    # Use tracking: how often the ids answers returned are written as `last_used_at` (the
+    # pruning policy spares facts in use). Pruning sweeps run with retention's.
+    usage_flush_s: float = Field(10.0, gt=0)
 
     # The LLM for extraction and summaries: any OpenAI-compatible endpoint. Without a model
     # the offline pipelines run (patterns and extractive summaries).

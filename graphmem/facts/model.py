@@ -72,6 +72,7 @@ class Fact:
     pinned_at: datetime | None = None  # "always remember": exempt from pruning and retention
     pinned_by: str | None = None
     forgotten_at: datetime | None = None  # "forget this": machines may not assert it again
+    last_used_at: datetime | None = None  # when an answer last returned it (usage log)
 
     @classmethod
     def from_row(cls, row: Row) -> Fact:
@@ -88,7 +89,8 @@ class Fact:
             stated_valid_from=maybe_datetime(row.get("stated_valid_from")),
             stated_valid_to=maybe_datetime(row.get("stated_valid_to")),
             pinned_at=maybe_datetime(row.get("pinned_at")), pinned_by=row.get("pinned_by"),
-            forgotten_at=maybe_datetime(row.get("forgotten_at")))
+            forgotten_at=maybe_datetime(row.get("forgotten_at")),
+            last_used_at=maybe_datetime(row.get("last_used_at")))
 
     @property
     def cursor(self) -> str:

@@ -3,8 +3,8 @@
 
 Each loop: claim the oldest due job, run it, record the outcome. Every few seconds it also
 puts back jobs whose worker died (expired leases), queues rebuilds of stale summaries and
-updates the queue gauges; every ``retention_sweep_s`` it applies retention policies. A
-failure never stops the loop.
+updates the queue gauges; every ``retention_sweep_s`` it applies retention and pruning
+policies. A failure never stops the loop.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from graphmem.core.errors import GraphmemError, LeaseLost, LLMError
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.events import outbox
-from graphmem.governance import retention
+from graphmem.governance import pruning, retention
 from graphmem.jobs import queue as jobs
 from graphmem.observability import metrics, tracing
 from graphmem.pipelines import extraction, summarising
@@ -120,6 +120,7 @@ class Worker:
                 time.monotonic() - self._swept_at > self.settings.retention_sweep_s:
             await retention.sweep_all(
                 self.db, retract_orphans=self.settings.retention_orphaned_facts == "retract")
+            await pruning.prune_all(self.db)
             await outbox.prune(self.db, jobs.utcnow())
             self._swept_at = time.monotonic()
         depth = (await self.db.read("jobs/depth"))[0]

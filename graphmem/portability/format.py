@@ -13,8 +13,9 @@ them, so a file imports in one pass. Values are JSON, except instants:
 
 What is not in a file, because the service rebuilds it: embeddings (the worker recomputes
 them), a turn's search copies of its neighbours (``context``, ``window``, and the ``NEXT``
-chain of a session: rebuilt from the episodes' order), the namespace's Lucene token, and
-pipeline jobs (queue state, not memory).
+chain of a session: rebuilt from the episodes' order), the namespace's Lucene token, when
+answers last used a node (the service's own bookkeeping), and pipeline jobs (queue state,
+not memory).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ VERSION = 1
 LABELS: dict[str, str | None] = {
     "Actor": "key", "Session": "session_id", "Entity": "id", "Value": "id", "Alias": "key",
     "Episode": "id", "Fact": "id", "Summary": "id", "Conflict": "id", "EntityMerge": "id",
-    "PredicatePolicy": "predicate", "RetentionPolicy": "key", "PipelineSwitches": None,
+    "PredicatePolicy": "predicate", "RetentionPolicy": "key", "PruningPolicy": None,
+    "PipelineSwitches": None,
     "AuditEvent": "id",
 }
 # Identities that are service-wide unique (``ep_…``): remapped when imported elsewhere.
@@ -50,7 +52,7 @@ EMBEDDED = frozenset({"Episode", "Fact", "Summary", "Entity"})
 SEALED = ("content", "metadata")  # episode fields that may be encrypted at rest
 # Rebuilt by the service, never exported: see the module docstring.
 DERIVED = frozenset({"ns", "ns_key", "embedding", "embed_lease_until", "context",
-                     "context_actor", "window"})
+                     "context_actor", "window", "last_used_at"})
 REBUILT_RELATIONSHIPS = frozenset({"NEXT"})
 _REL_TYPE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _PROPERTY = re.compile(r"[a-z_][a-z0-9_]{0,63}")

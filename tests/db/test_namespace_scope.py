@@ -39,6 +39,7 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "jobs/reclaim": "puts back jobs of dead workers, whichever namespace",
     "jobs/depth": "the queue-depth gauge",
     "retention/namespaces": "the sweeper's round: which namespaces have policies",
+    "pruning/namespaces": "the worker's round: which namespaces have a pruning policy",
     "encryption/pending": "key rotation (a CLI command) visits every namespace's episodes, "
                           "or one's when $ns is given",
     "encryption/store": "key rotation writes back by id, each row checked against its "

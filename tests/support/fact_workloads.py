@@ -1,9 +1,10 @@
 """Random workloads of fact changes for property tests: assertions with random validity,
-corrections, retractions, conflict resolutions, entity merges and policy changes (the fact
-invariants and the export round trip run the same ones)."""
+corrections, retractions, conflict resolutions, entity merges, policy changes, pins,
+forgetting and pruning (the fact invariants and the export round trip run the same ones)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,6 +16,7 @@ from graphmem.facts import changes as fact_changes
 from graphmem.facts import conflicts, entity_merge, policies
 from graphmem.facts import store as facts
 from graphmem.facts.model import Source
+from graphmem.governance import pruning
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 subjects = st.sampled_from(["Alice", "alice", "Bob"])
@@ -47,6 +49,9 @@ step = st.one_of(  # assertions and resolutions weighted up: they drive the inte
     st.tuples(st.just("merge"), names, names),
     st.tuples(st.just("correct"), st.integers(0, 50), names),
     st.tuples(st.just("retract"), st.integers(0, 50)),
+    st.tuples(st.just("pin"), st.integers(0, 50)),
+    st.tuples(st.just("forget"), st.integers(0, 50)),
+    st.just(("prune",)),
 )
 
 
@@ -70,6 +75,14 @@ async def apply_step(db: Database, ns: Namespace, work: Any) -> None:
             keep = [f for f in conflict.candidates if f.retracted_at is None]
             await conflicts.resolve(db, ns, conflict.id, keep[work[1] % len(keep)].id,
                                     "decided", "test")
+    elif believed and work[0] == "pin":
+        await fact_changes.pin(db, ns, believed[work[1] % len(believed)], True, "test")
+    elif believed and work[0] == "forget":
+        await fact_changes.forget(db, ns, believed[work[1] % len(believed)], "asked", "test")
+    elif work[0] == "prune":  # every unpinned fact below 0.7 (those at 0.5) is unused by now
+        await pruning.set_policy(db, ns, pruning.Policy(0.7, timedelta(milliseconds=1)), "t")
+        await asyncio.sleep(0.002)
+        await pruning.prune(db, ns)
     elif work[0] == "policy":
         await policies.set_policy(db, ns, work[1], policies.Cardinality.ONE, work[2], "t")
 

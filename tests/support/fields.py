@@ -31,6 +31,7 @@ WALK = {
     "job": 'job(namespace: $ns, id: $job) { id producedFacts { object } }',
     "pipelines": 'pipelines(namespace: $ns) { extract summarize }',
     "retention_policies": 'retentionPolicies(namespace: $ns) { kind maxAgeDays action }',
+    "pruning_policy": 'pruningPolicy(namespace: $ns) { minConfidence unusedForDays }',
     "sessions": 'sessions(namespace: $ns) { nodes { sessionId episodes lastAt } }',
     "webhooks": 'webhooks(namespace: $ns) { id url deliveries { state } }',
 }
@@ -65,6 +66,10 @@ MUTATIONS = {
                             'action: DELETE}) { action }',
     "remove_retention_policy": 'removeRetentionPolicy(namespace: $ns)',
     "sweep_retention": 'sweepRetention(namespace: $ns) { matched }',
+    "set_pruning_policy": 'setPruningPolicy(namespace: $ns, policy: {minConfidence: 0.5, '
+                          'unusedForDays: 30}) { minConfidence }',
+    "remove_pruning_policy": 'removePruningPolicy(namespace: $ns)',
+    "prune_facts": 'pruneFacts(namespace: $ns, dryRun: true) { count }',
     "redact_episode": 'redactEpisode(namespace: $ns, id: $id, reason: "x") { id }',
     "add_alias": 'addAlias(namespace: $ns, name: "Alice", alias: "Al") { id }',
     "merge_entities": 'mergeEntities(namespace: $ns, from: "Alice", into: "Porto") '

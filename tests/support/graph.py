@@ -53,7 +53,9 @@ async def namespace_contents(db: Database, ns: str) -> list[str]:
                   for r in records)
 
 
-_WORKER_OWN = frozenset({"embedding", "embed_lease_until"})  # the embedding worker's claims
+# The embedding worker's claims, and the usage log's notes (written a few seconds after a
+# read): a service's own bookkeeping, not what a write wrote.
+_WORKER_OWN = frozenset({"embedding", "embed_lease_until", "last_used_at"})
 
 
 def _sorted_properties(props: dict[str, Any]) -> list[tuple[str, Any]]:

@@ -1,0 +1,82 @@
+"""GraphQL types and resolvers for the pruning policy and sweeps."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated
+
+import strawberry
+
+from graphmem.api.arguments import NamespaceArg
+from graphmem.api.context import Info
+from graphmem.api.facts import Fact
+from graphmem.facts import store as facts
+from graphmem.governance import pruning as domain
+
+LISTED = 100  # facts a report lists; `count` has them all
+
+
+@strawberry.type(description=(
+    "Which facts a namespace lets go of: believed, not pinned, below `minConfidence`, and not "
+    "returned by any answer (recall, search, facts) for `unusedForDays`. Pruning retracts "
+    "them with the reason `pruned`; nothing is deleted."))
+class PruningPolicy:
+    min_confidence: float = strawberry.field(description="Facts below this confidence.")
+    unused_for_days: float = strawberry.field(description="Unused for this many days.")
+    updated_at: datetime | None = strawberry.field(description="When last set.")
+    updated_by: str | None = strawberry.field(description="Who set it (API key name).")
+
+    @classmethod
+    def of(cls, p: domain.Policy) -> PruningPolicy:
+        return cls(min_confidence=p.min_confidence,
+                   unused_for_days=p.unused_for.total_seconds() / 86400,
+                   updated_at=p.updated_at, updated_by=p.updated_by)
+
+
+@strawberry.input(description="A pruning policy.")
+class PruningPolicyInput:
+    min_confidence: float = strawberry.field(description="Prune facts below this (0..1].")
+    unused_for_days: float = strawberry.field(
+        description="...that no answer returned for this many days.")
+
+
+@strawberry.type(description="What a pruning sweep retracted (or would, in a dry run).")
+class PruneReport:
+    dry_run: bool = strawberry.field(description="Only listed, nothing retracted.")
+    count: int = strawberry.field(description="How many facts.")
+    facts: list[Fact] = strawberry.field(description=f"The first {LISTED}, oldest first.")
+
+
+async def pruning_policy(info: Info, namespace: NamespaceArg) -> PruningPolicy | None:
+    ctx = info.context
+    found = await domain.policy_of(ctx.db, ctx.namespace(namespace))
+    return PruningPolicy.of(found) if found else None
+
+
+async def set_pruning_policy(
+    info: Info, namespace: NamespaceArg,
+    policy: Annotated[PruningPolicyInput, strawberry.argument(description="The policy.")],
+) -> PruningPolicy:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return PruningPolicy.of(await domain.set_policy(ctx.db, ns, domain.Policy(
+        policy.min_confidence, timedelta(days=policy.unused_for_days)), ctx.principal.name))
+
+
+async def remove_pruning_policy(info: Info, namespace: NamespaceArg) -> bool:
+    ctx = info.context
+    await domain.remove_policy(ctx.db, ctx.namespace(namespace))
+    return True
+
+
+async def prune_facts(
+    info: Info, namespace: NamespaceArg,
+    dry_run: Annotated[bool, strawberry.argument(
+        description="Only list what would be pruned.")] = False,
+) -> PruneReport:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    done = await domain.prune(ctx.db, ns, dry_run, actor=ctx.principal.name)
+    listed = await facts.in_order(ctx.db, ns, done.fact_ids[:LISTED])
+    return PruneReport(dry_run=dry_run, count=len(done.fact_ids),
+                       facts=[Fact.of(f) for f in listed])
