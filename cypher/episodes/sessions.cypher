@@ -9,6 +9,7 @@ WITH s, episodes, first_at, last_at
 WHERE last_at IS NOT NULL
   AND ($after_t IS NULL OR last_at < $after_t
        OR (last_at = $after_t AND s.session_id < $after_id))
-RETURN s.session_id AS session_id, episodes, first_at, last_at
+RETURN s.session_id AS session_id, episodes, first_at, last_at,
+       s.ephemeral_ttl_s AS ephemeral_ttl_s
 ORDER BY last_at DESC, session_id DESC
 LIMIT $limit

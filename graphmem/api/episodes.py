@@ -191,6 +191,8 @@ class Session:
     episodes: int = strawberry.field(description="Episodes in it.")
     first_at: datetime = strawberry.field(description="When its first episode occurred.")
     last_at: datetime = strawberry.field(description="When its latest episode occurred.")
+    ephemeral_idle_minutes: float | None = strawberry.field(description=(
+        "Set when ephemeral: erased (with a receipt) once idle this long, or when closed."))
 
 
 async def list_sessions(info: Info, namespace: NamespaceArg, first: FirstArg = 50,
@@ -199,4 +201,5 @@ async def list_sessions(info: Info, namespace: NamespaceArg, first: FirstArg = 5
     ns = ctx.namespace(namespace)
     found = await sessions.page(ctx.db, ns, page_size(first, ctx.settings.max_page), after)
     return to_connection(found, lambda s: Session(
-        session_id=s.session_id, episodes=s.episodes, first_at=s.first_at, last_at=s.last_at))
+        session_id=s.session_id, episodes=s.episodes, first_at=s.first_at, last_at=s.last_at,
+        ephemeral_idle_minutes=s.ephemeral_ttl_s / 60 if s.ephemeral_ttl_s else None))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated
 
 import strawberry
@@ -11,8 +11,8 @@ from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.episodes import Episode
 from graphmem.api.facts import Fact
+from graphmem.governance import ephemeral, forgetting
 from graphmem.governance import erasure as domain
-from graphmem.governance import forgetting
 
 
 @strawberry.type(description="How many of one kind were erased.")
@@ -106,3 +106,38 @@ async def forget_episode(
         episode=Episode.of(done.episode) if done.episode else None,
         receipt=_receipt(done.receipt) if done.receipt else None,
         forgotten_facts=[Fact.of(f) for f in done.facts])
+
+
+@strawberry.type(description="An ephemeral session: memory for one conversation only.")
+class EphemeralSession:
+    session_id: str = strawberry.field(description="The session.")
+    idle_minutes: float = strawberry.field(
+        description="Erased (with a receipt) once no episode was recorded into it for this "
+                    "long; `closeSession` erases it at once.")
+    last_written_at: datetime | None = strawberry.field(
+        description="When an episode was last recorded into it.")
+
+
+async def mark_session_ephemeral(
+    info: Info, namespace: NamespaceArg,
+    session_id: Annotated[str, strawberry.argument(description="The session.")],
+    idle_minutes: Annotated[float, strawberry.argument(
+        description="Erase it once idle this long (at most 30 days).")] = 60.0,
+) -> EphemeralSession:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    state = await ephemeral.mark(ctx.db, ns, session_id, timedelta(minutes=idle_minutes))
+    assert state.ephemeral_ttl is not None
+    return EphemeralSession(session_id=state.session_id,
+                            idle_minutes=state.ephemeral_ttl.total_seconds() / 60,
+                            last_written_at=state.updated_at)
+
+
+async def close_session(
+    info: Info, namespace: NamespaceArg,
+    session_id: Annotated[str, strawberry.argument(description="The ephemeral session.")],
+) -> ErasureReceipt:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    return _receipt(await ephemeral.close(ctx.db, ns, session_id, ctx.principal.name,
+                                          ctx.fact_cache))

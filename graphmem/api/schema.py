@@ -200,6 +200,14 @@ class Mutation:
     prune_facts: pruning_api.PruneReport = strawberry.field(
         resolver=pruning_api.prune_facts,
         description="Apply the pruning policy now (or list what it would retract, `dryRun`).")
+    mark_session_ephemeral: erasure_api.EphemeralSession = strawberry.field(
+        resolver=erasure_api.mark_session_ephemeral,
+        description="Memory for one conversation only: the session's episodes, the facts "
+                    "taken only from them and its summaries are erased, with a receipt, when "
+                    "it is closed (`closeSession`) or idle past `idleMinutes`.")
+    close_session: erasure_api.ErasureReceipt = strawberry.field(
+        resolver=erasure_api.close_session,
+        description="The conversation is over: erase an ephemeral session now.")
     redact_episode: episode_api.Episode = strawberry.field(
         resolver=episode_api.redact_episode,
         description="Replace an episode's content with `[redacted]`, keeping its place, time "

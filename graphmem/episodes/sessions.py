@@ -18,6 +18,7 @@ class Session:
     episodes: int
     first_at: datetime
     last_at: datetime
+    ephemeral_ttl_s: float | None = None  # erased when idle this long (governance/ephemeral)
 
 
 async def page(db: Database, ns: Namespace, first: int, after: str | None) -> Page[Session]:
@@ -26,6 +27,7 @@ async def page(db: Database, ns: Namespace, first: int, after: str | None) -> Pa
                          after_t=to_native(after_t), after_id=after_id)
     found = [Session(session_id=row["session_id"], episodes=row["episodes"],
                      first_at=parse_stored_datetime(row["first_at"]),
-                     last_at=parse_stored_datetime(row["last_at"])) for row in rows]
+                     last_at=parse_stored_datetime(row["last_at"]),
+                     ephemeral_ttl_s=row.get("ephemeral_ttl_s")) for row in rows]
     return Page([(time_cursor(s.last_at, s.session_id), s) for s in found[:first]],
                 has_next=len(found) > first)

@@ -207,6 +207,46 @@ async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str |
     await db.transaction(write)
 
 
+async def erase_session(db: Database, ns: Namespace, session_id: str, actor: str | None,
+                        cache: FactCache | None = None) -> Receipt:
+    """Erase a session: its episodes (with their cascade), every fact version taken only from
+    them (deleted, not retracted: nothing of the conversation stays, except a fact a user
+    pinned), the entities and values left without facts, its summaries and the session."""
+    requested = datetime.now(UTC)
+    counts = await db.transaction(lambda tx: _erase_session(tx, ns, session_id, actor))
+    ids, facts, probes = counts.pop("_ids"), counts.pop("_facts"), counts.pop("_contents")
+    if cache is not None:
+        cache.forget(ns)
+    left = (await db.read("erasure/session_remaining", ns=ns, session_id=session_id, ids=ids,
+                          facts=facts))[0]
+    receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "session", requested, datetime.now(UTC),
+                      counts, left["nodes"], await _copies(db, ns, _probes(ns, probes), None))
+    await _tombstone(db, ns, receipt, actor)
+    return receipt
+
+
+async def _erase_session(tx: Tx, ns: Namespace, session_id: str,
+                         actor: str | None) -> dict[str, Any]:
+    rows = await tx.run("erasure/session_plan", ns=ns, session_id=session_id)
+    if not rows:
+        raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")
+    plan = rows[0]
+    await entities.lock(tx, ns, plan["entities"])
+    stale = await summaries.mark_stale(tx, ns, plan["facts"] + plan["summaries"],
+                                       "what it covered was erased", WITHDRAWN)
+    counts: dict[str, Any] = {"episodes": 0, "facts_retracted": 0, "summaries_stale": stale}
+    if plan["episodes"]:  # the episode cascade first, then what only they held
+        cascade = await _erase_episodes(tx, ns, plan["episodes"], actor)
+        counts["episodes"] = cascade["episodes"]
+        counts["facts_retracted"] = cascade["facts_retracted"]
+    done = (await tx.run("erasure/session_delete", ns=ns, session_id=session_id,
+                         facts=plan["facts"], summaries=plan["summaries"],
+                         entities=plan["entities"], values=plan["values"]))[0]
+    await plan_writer.settle_orphaned(tx, ns, datetime.now(UTC))
+    return {**counts, **done, "_ids": plan["episodes"], "_facts": plan["facts"],
+            "_contents": plan["contents"]}
+
+
 async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str | None,
                           cache: FactCache | None = None) -> Receipt:
     """Delete everything the namespace holds. ``confirm`` must repeat the namespace."""

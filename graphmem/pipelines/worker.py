@@ -2,9 +2,10 @@
 `graphmem worker`. Any number of workers (tasks or processes) can share one queue.
 
 Each loop: claim the oldest due job, run it, record the outcome. Every few seconds it also
-puts back jobs whose worker died (expired leases), queues rebuilds of stale summaries and
-updates the queue gauges; every ``retention_sweep_s`` it applies retention and pruning
-policies. A failure never stops the loop.
+puts back jobs whose worker died (expired leases), erases ephemeral sessions idle past their
+time to live, queues rebuilds of stale summaries and updates the queue gauges; every
+``retention_sweep_s`` it applies retention and pruning policies. A failure never stops the
+loop.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from graphmem.core.errors import GraphmemError, LeaseLost, LLMError
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.events import outbox
-from graphmem.governance import pruning, retention
+from graphmem.governance import ephemeral, pruning, retention
 from graphmem.jobs import queue as jobs
 from graphmem.observability import metrics, tracing
 from graphmem.pipelines import extraction, summarising
@@ -113,6 +114,7 @@ class Worker:
         reclaimed = await jobs.reclaim_expired(self.db, self.settings.job_max_attempts)
         if reclaimed:
             log.warning("put %d job(s) of stopped workers back in the queue", reclaimed)
+        await ephemeral.expire_idle(self.db)
         await self.db.write("jobs/enqueue_regeneration", limit=100,
                             summarize_by_default=self.settings.summarize_by_default,
                             now=to_native(jobs.utcnow()))

@@ -40,6 +40,8 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "jobs/depth": "the queue-depth gauge",
     "retention/namespaces": "the sweeper's round: which namespaces have policies",
     "pruning/namespaces": "the worker's round: which namespaces have a pruning policy",
+    "sessions/idle_ephemeral": "the worker's sweep: ephemeral sessions of every namespace "
+                               "idle past their time to live",
     "encryption/pending": "key rotation (a CLI command) visits every namespace's episodes, "
                           "or one's when $ns is given",
     "encryption/store": "key rotation writes back by id, each row checked against its "

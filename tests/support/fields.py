@@ -32,7 +32,8 @@ WALK = {
     "pipelines": 'pipelines(namespace: $ns) { extract summarize }',
     "retention_policies": 'retentionPolicies(namespace: $ns) { kind maxAgeDays action }',
     "pruning_policy": 'pruningPolicy(namespace: $ns) { minConfidence unusedForDays }',
-    "sessions": 'sessions(namespace: $ns) { nodes { sessionId episodes lastAt } }',
+    "sessions": 'sessions(namespace: $ns) { nodes { sessionId episodes lastAt '
+                'ephemeralIdleMinutes } }',
     "webhooks": 'webhooks(namespace: $ns) { id url deliveries { state } }',
 }
 
@@ -70,6 +71,9 @@ MUTATIONS = {
                           'unusedForDays: 30}) { minConfidence }',
     "remove_pruning_policy": 'removePruningPolicy(namespace: $ns)',
     "prune_facts": 'pruneFacts(namespace: $ns, dryRun: true) { count }',
+    "mark_session_ephemeral": 'markSessionEphemeral(namespace: $ns, sessionId: "s9") '
+                              '{ idleMinutes }',
+    "close_session": 'closeSession(namespace: $ns, sessionId: "s1") { verified }',
     "redact_episode": 'redactEpisode(namespace: $ns, id: $id, reason: "x") { id }',
     "add_alias": 'addAlias(namespace: $ns, name: "Alice", alias: "Al") { id }',
     "merge_entities": 'mergeEntities(namespace: $ns, from: "Alice", into: "Porto") '

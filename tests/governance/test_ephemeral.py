@@ -1,0 +1,97 @@
+"""Ephemeral sessions over the real Neo4j and GraphQL app: closed, or idle past their time to
+live (an injected clock), they are erased with a receipt — episodes, the facts taken only from
+them, summaries — and nothing of them is found again by any read; what rests on other
+sessions, and what the user pinned, stays."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from graphmem.db.database import Database
+from graphmem.governance import ephemeral
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, ep, fact
+from tests.support.graph import edges_and_statements
+
+MARK = """mutation($ns: String!, $sid: String!, $idle: Float!) { markSessionEphemeral(
+  namespace: $ns, sessionId: $sid, idleMinutes: $idle) { sessionId idleMinutes } }"""
+CLOSE = """mutation($ns: String!, $sid: String!) { closeSession(namespace: $ns,
+  sessionId: $sid) { scope verified counts { kind count } } }"""
+EVERYTHING = """query($ns: String!, $q: String!) {
+  episodes(namespace: $ns, first: 50) { nodes { content sessionId } }
+  facts(namespace: $ns, includeHistory: true) { nodes { object evidence { sessionId } } }
+  search(namespace: $ns, query: $q) { hits { kind } }
+  recall(namespace: $ns, query: $q) { pieces { text } }
+  sessions(namespace: $ns) { nodes { sessionId ephemeralIdleMinutes } }
+  summary(namespace: $ns, sessionId: "temp") { text } }"""
+
+
+async def test_closing_an_ephemeral_session_erases_what_only_it_held(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    assert (await gql.ok(MARK, ns=ns, sid="temp", idle=30))["markSessionEphemeral"] == {
+        "sessionId": "temp", "idleMinutes": 30.0}
+    await gql.ok(RECORD, ns=ns, eps=[
+        ep("t1", 1, "My locker code is 4711 at the Zephyrine gym", session="temp"),
+        ep("t2", 2, "I also like quince jam", session="temp"),
+        ep("k1", 3, "I like quince jam", session="kept")])
+    made = (await gql.ok(ASSERT, ns=ns, facts=[
+        fact("user", "uses_gym", "Zephyrine", evidence=["t1"]),
+        fact("user", "likes", "quince jam", evidence=["t2", "k1"]),
+        fact("user", "has_locker_code", "4711", evidence=["t1"])]))["assertFacts"]
+    await gql.ok("""mutation($ns: String!, $id: ID!) { pinFact(namespace: $ns, factId: $id) {
+        id } }""", ns=ns, id=made[2]["fact"]["id"])
+    await gql.ok("""mutation($ns: String!) { writeSummary(namespace: $ns, summary: {
+        text: "Zephyrine gym, locker 4711.", sessionId: "temp", covers: ["t1", "t2"]}) {
+        id } }""", ns=ns)
+    listed = (await gql.ok(EVERYTHING, ns=ns, q="Zephyrine"))["sessions"]["nodes"]
+    assert {s["sessionId"]: s["ephemeralIdleMinutes"] for s in listed} == {"temp": 30.0,
+                                                                           "kept": None}
+
+    receipt = (await gql.ok(CLOSE, ns=ns, sid="temp"))["closeSession"]
+    assert receipt["scope"] == "session" and receipt["verified"]
+    counts = {c["kind"]: c["count"] for c in receipt["counts"]}
+    assert (counts["episodes"], counts["facts"], counts["summaries"], counts["sessions"]) == (
+        2, 1, 1, 1)
+
+    after = await gql.ok(EVERYTHING, ns=ns, q="Zephyrine")
+    assert after["episodes"]["nodes"] == [{"content": "I like quince jam", "sessionId": "kept"}]
+    assert sorted((f["object"], [e["sessionId"] for e in f["evidence"]])
+                  for f in after["facts"]["nodes"]) == [
+        ("4711", []), ("quince jam", ["kept"])]  # pinned: kept, without its evidence
+    assert after["search"]["hits"] == [] and after["summary"] is None
+    assert not [p for p in after["recall"]["pieces"] if "Zephyrine" in p["text"]]
+    assert [s["sessionId"] for s in after["sessions"]["nodes"]] == ["kept"]
+    edges, statements = await edges_and_statements(db, ns)
+    assert edges == statements  # no predicate edge outlived its fact
+
+
+async def test_an_idle_ephemeral_session_expires_after_its_time_to_live(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    await gql.ok(MARK, ns=ns, sid="brief", idle=1)
+    await gql.ok(MARK, ns=ns, sid="long", idle=10)
+    for sid in ("brief", "long"):
+        await gql.ok(RECORD, ns=ns, eps=[ep(f"{sid}-1", 1, f"a {sid} chat", session=sid)])
+    now = datetime.now(UTC)
+
+    async def sessions_left() -> list[str]:
+        found = await gql.ok("""query($ns: String!) { sessions(namespace: $ns) { nodes {
+            sessionId } } }""", ns=ns)
+        return sorted(s["sessionId"] for s in found["sessions"]["nodes"])
+
+    await ephemeral.expire_idle(db, now + timedelta(seconds=30))
+    assert await sessions_left() == ["brief", "long"]
+    expired = await ephemeral.expire_idle(db, now + timedelta(minutes=2))
+    assert expired and all(r.scope == "session" and r.verified for r in expired)
+    assert await sessions_left() == ["long"]
+    await ephemeral.expire_idle(db, now + timedelta(minutes=11))
+    assert await sessions_left() == []
+
+
+async def test_only_ephemeral_sessions_close(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, session="normal")])
+    refused = await gql(CLOSE, ns=ns, sid="normal")
+    assert refused["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    assert (await gql(CLOSE, ns=ns, sid="nope"))["errors"][0]["extensions"]["code"] \
+        == "NOT_FOUND"
+    bad = await gql(MARK, ns=ns, sid="x", idle=0)
+    assert bad["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
