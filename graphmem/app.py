@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route, Router
 from graphmem.api import browser_guide
 from graphmem.api.exports import export_route
 from graphmem.api.http import graphql_routes
+from graphmem.archive import stores as archive_stores
 from graphmem.console import routes as console
 from graphmem.core.config import Settings, get_settings
 from graphmem.core.errors import GraphmemError
@@ -92,6 +93,7 @@ class Runtime:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
     encryption.install_from(settings)
+    archive_stores.install_from(settings)
     tracing.configure(settings)
 
     @contextlib.asynccontextmanager

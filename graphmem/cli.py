@@ -326,6 +326,7 @@ def worker(
     """Run the background work alone, beside or instead of `serve`'s: pipeline jobs
     (extraction, summaries), webhook deliveries and, unless GRAPHMEM_EMBEDDING_WORKER=false,
     embeddings."""
+    from graphmem.archive import stores as archive_stores
     from graphmem.db import migrations
     from graphmem.events import webhooks
     from graphmem.observability import logs, tracing
@@ -335,6 +336,7 @@ def worker(
 
     settings = get_settings()
     encryption.install_from(settings)
+    archive_stores.install_from(settings)
     tracing.configure(settings)
     ensure_neo4j(settings)
     logs.configure(settings.log_level, settings.log_json)

@@ -5,3 +5,5 @@ CREATE INDEX fact_pinned IF NOT EXISTS FOR (n:Fact) ON (n.ns, n.pinned_at);
 CREATE CONSTRAINT pruning_policy_ns IF NOT EXISTS FOR (n:PruningPolicy) REQUIRE n.ns IS UNIQUE;
 // Ephemeral sessions, found by the worker's sweep when idle past their time to live.
 CREATE INDEX session_ephemeral IF NOT EXISTS FOR (n:Session) ON (n.ephemeral_ttl_s);
+// Tiered storage (graphmem/archive): an archive object's episode, by its key.
+CREATE INDEX episode_archive_key IF NOT EXISTS FOR (n:Episode) ON (n.ns, n.archive_key);

@@ -13,7 +13,9 @@ from graphmem.api.context import Info
 from graphmem.api.fields import resolver
 from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
-from graphmem.core.errors import InvalidInput
+from graphmem.archive import stores as archive_stores
+from graphmem.archive import tiering
+from graphmem.core.errors import ConfigError, InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
 from graphmem.episodes import redaction, sessions
@@ -56,6 +58,9 @@ class Episode:
                                                      "(`redacted` once redacted).")
     redacted_at: datetime | None = strawberry.field(
         description="When its content was redacted (it reads `[redacted]` since).")
+    archived_at: datetime | None = strawberry.field(description=(
+        "When its content moved to the archive store (it reads `[archived]` until "
+        "`rehydrate` brings it back; its time, place and provenance links stay)."))
 
     @classmethod
     def of(cls, e: domain.Episode) -> Episode:
@@ -64,7 +69,7 @@ class Episode:
                    content=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
                    importance=e.importance, sensitivity=e.sensitivity,
                    metadata=JSON(e.metadata), content_hash=e.content_hash,
-                   redacted_at=e.redacted_at)
+                   redacted_at=e.redacted_at, archived_at=e.archived_at)
 
     @resolver("Facts taken from this episode (any status).")
     async def derived_facts(self, info: Info) -> list[FactRef]:
@@ -203,3 +208,18 @@ async def list_sessions(info: Info, namespace: NamespaceArg, first: FirstArg = 5
     return to_connection(found, lambda s: Session(
         session_id=s.session_id, episodes=s.episodes, first_at=s.first_at, last_at=s.last_at,
         ephemeral_idle_minutes=s.ephemeral_ttl_s / 60 if s.ephemeral_ttl_s else None))
+
+
+async def rehydrate(
+    info: Info, namespace: NamespaceArg,
+    ids: Annotated[list[strawberry.ID], strawberry.argument(
+        description="Episode ids or externalIds (at most 1000).")],
+) -> list[Episode]:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    batch_size(len(ids), 1_000, "ids")
+    store = archive_stores.active()
+    if store is None:
+        raise ConfigError("no archive store is installed in this process")
+    return [Episode.of(e) for e in await tiering.rehydrate(ctx.db, store, ns,
+                                                          [str(i) for i in ids])]

@@ -18,7 +18,9 @@ from graphmem.governance import retention as domain
 RetentionAction: TypeAlias = domain.Action
 strawberry.enum(RetentionAction, description=(
     "delete: erase the episodes (with the erasure cascade and a receipt); redact: replace "
-    "their content, keeping structure and provenance."))
+    "their content, keeping structure and provenance; archive: move their content to the "
+    "archive store, keeping structure, provenance and (by default) their embedding, until "
+    "`rehydrate` brings it back."))
 
 
 @strawberry.type(description="How long a namespace keeps episodes of a kind and sensitivity.")
@@ -29,21 +31,27 @@ class RetentionPolicy:
     action: RetentionAction = strawberry.field(description="What sweeping does.")
     updated_at: datetime | None = strawberry.field(description="When last set.")
     updated_by: str | None = strawberry.field(description="Who set it (API key name).")
+    keep_searchable: bool = strawberry.field(
+        description="archive: archived turns keep their embedding (vector search finds them).")
 
     @classmethod
     def of(cls, p: domain.Policy) -> RetentionPolicy:
         return cls(kind=p.kind, sensitivity=p.sensitivity,
                    max_age_days=p.max_age.total_seconds() / 86400, action=p.action,
-                   updated_at=p.updated_at, updated_by=p.updated_by)
+                   updated_at=p.updated_at, updated_by=p.updated_by,
+                   keep_searchable=p.keep_searchable)
 
 
 @strawberry.input(description="A retention policy; one per (kind, sensitivity) pair.")
 class RetentionPolicyInput:
     max_age_days: float = strawberry.field(description="Keep episodes this many days.")
-    action: RetentionAction = strawberry.field(description="delete or redact.")
+    action: RetentionAction = strawberry.field(description="delete, redact or archive.")
     kind: EpisodeKind | None = strawberry.field(default=None, description="null: any kind.")
     sensitivity: Sensitivity | None = strawberry.field(
         default=None, description="null: any sensitivity (e.g. HEALTH for health data).")
+    keep_searchable: bool = strawberry.field(default=True, description=(
+        "archive: archived turns keep their embedding, so vector search still finds them "
+        "(false: only facts, summaries and provenance lead to them)."))
 
 
 @strawberry.type(description="What one policy did in a sweep (or would do, in a dry run).")
@@ -52,6 +60,9 @@ class RetentionApplied:
     matched: int = strawberry.field(description="Episodes it applied to.")
     episodes_deleted: int = strawberry.field(description="Episodes erased.")
     episodes_redacted: int = strawberry.field(description="Episodes redacted.")
+    episodes_archived: int = strawberry.field(description="Episodes archived.")
+    bytes_archived: int = strawberry.field(
+        description="Bytes they take in the archive store (compressed).")
     facts_retracted: int = strawberry.field(description="Facts left without evidence, "
                                                         "retracted (by setting).")
     summaries_stale: int = strawberry.field(description="Summaries that turned stale.")
@@ -62,7 +73,8 @@ def _policy(value: RetentionPolicyInput) -> domain.Policy:
     return domain.Policy(
         kind=DomainKind(value.kind) if value.kind else None,
         sensitivity=DomainSensitivity(value.sensitivity) if value.sensitivity else None,
-        max_age=timedelta(days=value.max_age_days), action=domain.Action(value.action))
+        max_age=timedelta(days=value.max_age_days), action=domain.Action(value.action),
+        keep_searchable=value.keep_searchable)
 
 
 async def retention_policies(info: Info, namespace: NamespaceArg) -> list[RetentionPolicy]:
@@ -106,5 +118,6 @@ async def sweep_retention(
     return [RetentionApplied(
         policy=RetentionPolicy.of(a.policy), matched=a.matched,
         episodes_deleted=a.episodes_deleted, episodes_redacted=a.episodes_redacted,
+        episodes_archived=a.episodes_archived, bytes_archived=a.bytes_archived,
         facts_retracted=a.facts_retracted, summaries_stale=a.summaries_stale,
         receipts=a.receipts) for a in done]

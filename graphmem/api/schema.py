@@ -208,6 +208,11 @@ class Mutation:
     close_session: erasure_api.ErasureReceipt = strawberry.field(
         resolver=erasure_api.close_session,
         description="The conversation is over: erase an ephemeral session now.")
+    rehydrate: list[episode_api.Episode] = strawberry.field(
+        resolver=episode_api.rehydrate,
+        description="Bring archived episodes' content back from the archive store (checked "
+                    "against its address and the episode's content hash), in the order "
+                    "asked; episodes not archived come back as they are.")
     redact_episode: episode_api.Episode = strawberry.field(
         resolver=episode_api.redact_episode,
         description="Replace an episode's content with `[redacted]`, keeping its place, time "

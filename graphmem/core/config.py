@@ -174,6 +174,11 @@ class Settings(BaseSettings):
     # Use tracking: how often the ids answers returned are written as `last_used_at` (the
     # pruning policy spares facts in use). Pruning sweeps run with retention's.
     usage_flush_s: float = Field(10.0, gt=0)
+    # Tiered storage (graphmem/archive): where archived episode content goes. Unset: the
+    # directory `archive` in the home. `s3://bucket/prefix` for an S3-compatible store, with
+    # its endpoint for one other than AWS.
+    archive_url: str | None = None
+    archive_s3_endpoint: str | None = None
 
     # The LLM for extraction and summaries: any OpenAI-compatible endpoint. Without a model
     # the offline pipelines run (patterns and extractive summaries).

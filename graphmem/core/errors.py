@@ -91,6 +91,13 @@ class DecryptionFailed(GraphmemError):
     code = "DECRYPTION_FAILED"
 
 
+class ArchiveMissing(GraphmemError):
+    """An archived episode's object is gone from the archive store, or does not match its
+    content address."""
+
+    code = "ARCHIVE_MISSING"
+
+
 class LLMError(GraphmemError):
     """Messages carry no prompt or completion text (they end up in job records and logs)."""
 

@@ -102,6 +102,7 @@ class Episode:
     sensitivity: Sensitivity
     content_hash: str
     redacted_at: datetime | None = None
+    archived_at: datetime | None = None  # content in the archive store (graphmem/archive)
 
     @classmethod
     def from_row(cls, row: Row) -> Episode:
@@ -122,6 +123,7 @@ class Episode:
             sensitivity=Sensitivity(row.get("sensitivity") or Sensitivity.PERSONAL),
             content_hash=row["content_hash"],
             redacted_at=maybe_datetime(row.get("redacted_at")),
+            archived_at=maybe_datetime(row.get("archived_at")),
         )
 
     @property

@@ -8,6 +8,7 @@ vector indexes; the node count proves it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -18,7 +19,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem.core.errors import DecryptionFailed, InvalidInput, NotFound
+from graphmem.archive import stores as archive_stores
+from graphmem.archive import tiering
+from graphmem.core.errors import ArchiveMissing, DecryptionFailed, InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Tx
@@ -88,9 +91,10 @@ async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: st
         lambda tx: _erase_episodes(tx, ns, refs, actor, retract_orphans, before))
     ids = counts.pop("_ids")
     probes = _probes(ns, counts.pop("_contents"))
+    archived = await _drop_archived(db, ns, counts.pop("_archived"))
     left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "episodes", requested,
-                      datetime.now(UTC), counts, left["nodes"],
+                      datetime.now(UTC), counts, left["nodes"] + archived,
                       await _copies(db, ns, probes, None))
     await _tombstone(db, ns, receipt, actor)
     return receipt
@@ -119,7 +123,8 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
     if done["retracted"]:
         await plan_writer.settle_orphaned(tx, ns, now)
     return {"episodes": done["erased"], "facts_retracted": done["retracted"],
-            "summaries_stale": stale, "_ids": ids, "_contents": plan["contents"]}
+            "summaries_stale": stale, "_ids": ids, "_contents": plan["contents"],
+            "_archived": plan["archived"]}
 
 
 async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: bool,
@@ -133,9 +138,11 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
         raise NotFound(f"no entity named {name!r}", field="entity")
     counts = await db.transaction(
         lambda tx: _erase_subject(tx, ns, entity.id, with_episodes, actor))
+    archived = await _drop_archived(db, ns, counts.pop("_archived", []))
     if cache is not None:
         cache.forget(ns)
     nodes, resolvable = await subject_remaining(db, ns, entity)
+    nodes += archived
     names = [n for n in {entity.name, *entity.aliases} if len(n) >= MIN_NAME_PROBE]
     copies = await _copies(db, ns, names, None if with_episodes else ["observation"])
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "subject", requested, datetime.now(UTC),
@@ -145,7 +152,7 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
 
 
 async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: bool,
-                         actor: str | None) -> dict[str, int]:
+                         actor: str | None) -> dict[str, Any]:
     plan = (await tx.run("erasure/subject_plan", ns=ns, id=entity_id))[0]
     await entities.lock(tx, ns, [entity_id, *plan["other_entities"]])
     stale = await summaries.mark_stale(tx, ns, plan["facts"], "a cited fact was erased",
@@ -160,11 +167,34 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: b
         cascade = await _erase_episodes(tx, ns, episodes, actor)
         cascade.pop("_ids")
         cascade.pop("_contents")
+        counts["_archived"] = cascade.pop("_archived")
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
         counts["summaries_stale"] += cascade["summaries_stale"]
     await plan_writer.settle_orphaned(tx, ns, datetime.now(UTC))
     return counts
+
+
+async def _drop_archived(db: Database, ns: Namespace, keys: list[str]) -> int:
+    """Delete erased episodes' archive objects; how many are still there (the receipt counts
+    them as remaining: the erasure is not verified until they are gone)."""
+    store = archive_stores.active()
+    if not keys:
+        return 0
+    if store is None:
+        return len(keys)
+    with contextlib.suppress(Exception):  # a store away: the receipt says what is left
+        await tiering.forget_objects(db, store, ns, keys)
+    left = 0
+    for key in keys:
+        try:
+            await store.get(key)
+            left += 1
+        except ArchiveMissing:
+            pass
+        except Exception:  # cannot tell: count it as left
+            left += 1
+    return left
 
 
 def _probes(ns: Namespace, contents: list[str]) -> list[str]:
@@ -215,12 +245,14 @@ async def erase_session(db: Database, ns: Namespace, session_id: str, actor: str
     requested = datetime.now(UTC)
     counts = await db.transaction(lambda tx: _erase_session(tx, ns, session_id, actor))
     ids, facts, probes = counts.pop("_ids"), counts.pop("_facts"), counts.pop("_contents")
+    archived = await _drop_archived(db, ns, counts.pop("_archived"))
     if cache is not None:
         cache.forget(ns)
     left = (await db.read("erasure/session_remaining", ns=ns, session_id=session_id, ids=ids,
                           facts=facts))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "session", requested, datetime.now(UTC),
-                      counts, left["nodes"], await _copies(db, ns, _probes(ns, probes), None))
+                      counts, left["nodes"] + archived,
+                      await _copies(db, ns, _probes(ns, probes), None))
     await _tombstone(db, ns, receipt, actor)
     return receipt
 
@@ -234,11 +266,13 @@ async def _erase_session(tx: Tx, ns: Namespace, session_id: str,
     await entities.lock(tx, ns, plan["entities"])
     stale = await summaries.mark_stale(tx, ns, plan["facts"] + plan["summaries"],
                                        "what it covered was erased", WITHDRAWN)
-    counts: dict[str, Any] = {"episodes": 0, "facts_retracted": 0, "summaries_stale": stale}
+    counts: dict[str, Any] = {"episodes": 0, "facts_retracted": 0, "summaries_stale": stale,
+                              "_archived": []}
     if plan["episodes"]:  # the episode cascade first, then what only they held
         cascade = await _erase_episodes(tx, ns, plan["episodes"], actor)
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
+        counts["_archived"] = cascade["_archived"]
     done = (await tx.run("erasure/session_delete", ns=ns, session_id=session_id,
                          facts=plan["facts"], summaries=plan["summaries"],
                          entities=plan["entities"], values=plan["values"]))[0]
@@ -263,7 +297,14 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     if cache is not None:
         cache.forget(ns)
     await db.write("erasure/pseudonymise_audit", ns=ns, digest=await digest(db, ns))
+    store = archive_stores.active()
+    if store is not None:
+        objects = await tiering.objects_of(store, ns)
+        await store.delete(objects)
+        counts["archived_objects"] = len(objects)
     nodes, searchable = await namespace_remaining(db, ns)
+    if store is not None:
+        nodes += len(await tiering.objects_of(store, ns))
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "namespace", requested, datetime.now(UTC),
                       counts, nodes, searchable)
     await _tombstone(db, ns, receipt, actor)

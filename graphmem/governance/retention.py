@@ -1,10 +1,13 @@
 """Retention: how long a namespace keeps episodes of a kind and sensitivity, and what then.
 
-A policy is (kind or any, sensitivity or any, max age, delete | redact). The sweeper (in the
-worker, every ``retention_sweep_s``; or on request with ``sweepRetention``) applies each policy
-in bounded batches, oldest first: ``delete`` is episode erasure (covering summaries turn stale,
-facts whose only evidence it was are retracted — or kept believed without evidence, by
-setting — and a receipt is left), ``redact`` is redaction. A dry run counts without touching.
+A policy is (kind or any, sensitivity or any, max age, delete | redact | archive). The sweeper
+(in the worker, every ``retention_sweep_s``; or on request with ``sweepRetention``) applies each
+policy in bounded batches, oldest first: ``delete`` is episode erasure (covering summaries turn
+stale, facts whose only evidence it was are retracted — or kept believed without evidence, by
+setting — and a receipt is left), ``redact`` is redaction, ``archive`` moves the content to the
+archive store (the tiered storage of ``graphmem/archive``: the node, its links and, unless the
+policy says otherwise, its embedding stay, and ``rehydrate`` brings the content back). A dry
+run counts without touching.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import partial
 
-from graphmem.core.errors import InvalidInput, NotFound
+from graphmem.archive import stores as archive_stores
+from graphmem.archive import tiering
+from graphmem.archive.stores import ArchiveStore
+from graphmem.core.errors import ConfigError, InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Row
@@ -32,6 +38,7 @@ ACTOR = "graphmem:retention"
 class Action(StrEnum):
     DELETE = "delete"
     REDACT = "redact"
+    ARCHIVE = "archive"  # content to the archive store (graphmem/archive), node and links stay
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ class Policy:
     action: Action
     updated_at: datetime | None = None
     updated_by: str | None = None
+    keep_searchable: bool = True  # archive: the turn keeps its embedding (vector search)
 
     @property
     def key(self) -> str:
@@ -55,7 +63,8 @@ class Policy:
                    else None,
                    max_age=timedelta(seconds=row["max_age_s"]), action=Action(row["action"]),
                    updated_at=maybe_datetime(row.get("updated_at")),
-                   updated_by=row.get("updated_by"))
+                   updated_by=row.get("updated_by"),
+                   keep_searchable=row.get("keep_searchable", True))
 
 
 @dataclass
@@ -66,6 +75,8 @@ class Applied:
     matched: int = 0
     episodes_deleted: int = 0
     episodes_redacted: int = 0
+    episodes_archived: int = 0
+    bytes_archived: int = 0  # compressed, in the archive store
     facts_retracted: int = 0
     summaries_stale: int = 0
     receipts: list[str] = field(default_factory=list)
@@ -79,7 +90,8 @@ async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | N
         "retention/set", ns=ns, key=policy.key, now=datetime.now(UTC), actor=actor,
         kind=policy.kind.value if policy.kind else None,
         sensitivity=policy.sensitivity.value if policy.sensitivity else None,
-        max_age_s=policy.max_age.total_seconds(), action=policy.action.value)
+        max_age_s=policy.max_age.total_seconds(), action=policy.action.value,
+        keep_searchable=policy.keep_searchable)
     return Policy.from_row(rows[0]["policy"])
 
 
@@ -107,10 +119,18 @@ async def sweep_all(db: Database, retract_orphans: bool) -> int:
     touched = 0
     for row in await db.read("retention/namespaces", limit=10_000):
         for applied in await sweep(db, Namespace(row["ns"]), retract_orphans):
-            touched += applied.episodes_deleted + applied.episodes_redacted
+            touched += (applied.episodes_deleted + applied.episodes_redacted
+                        + applied.episodes_archived)
     if touched:
         log.info("retention swept %d episode(s)", touched)
     return touched
+
+
+def _archive_store() -> ArchiveStore:
+    store = archive_stores.active()
+    if store is None:
+        raise ConfigError("no archive store: the process did not install one")
+    return store
 
 
 async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
@@ -136,6 +156,15 @@ async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
             applied.facts_retracted += receipt.counts["facts_retracted"]
             applied.summaries_stale += receipt.counts["summaries_stale"]
             applied.receipts.append(receipt.id)
+        elif policy.action is Action.ARCHIVE:
+            moved = await tiering.archive_episodes(db, _archive_store(), ns, ids,
+                                                   policy.keep_searchable)
+            applied.episodes_archived += moved.episodes
+            applied.bytes_archived += moved.bytes_written
+            if moved.episodes < len(ids):  # changed meanwhile: skip them, do not loop on them
+                applied.matched -= len(ids) - moved.episodes
+                if not moved.episodes:
+                    break
         else:
             reason = f"retention: older than {policy.max_age.days} days"
             done = await db.transaction(partial(redaction.redact_in, ns=ns, ids=ids,

@@ -74,6 +74,7 @@ MUTATIONS = {
     "mark_session_ephemeral": 'markSessionEphemeral(namespace: $ns, sessionId: "s9") '
                               '{ idleMinutes }',
     "close_session": 'closeSession(namespace: $ns, sessionId: "s1") { verified }',
+    "rehydrate": 'rehydrate(namespace: $ns, ids: [$id]) { id content }',
     "redact_episode": 'redactEpisode(namespace: $ns, id: $id, reason: "x") { id }',
     "add_alias": 'addAlias(namespace: $ns, name: "Alice", alias: "Al") { id }',
     "merge_entities": 'mergeEntities(namespace: $ns, from: "Alice", into: "Porto") '

@@ -1,0 +1,1 @@
+"""Tiered storage: old episodes' content moved to an archive store, brought back on request."""
