@@ -37,7 +37,7 @@ from graphmem.retrieval import embeddings, usage
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.retrieval.usage import UsageLog
-from graphmem.security import encryption
+from graphmem.security import encryption, namespace_keys
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,7 @@ class Runtime:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
     encryption.install_from(settings)
+    namespace_keys.install()
     archive_stores.install_from(settings)
     tracing.configure(settings)
 

@@ -18,6 +18,7 @@ from graphmem.core.errors import GraphmemError
 from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
+from graphmem.security import namespace_keys
 
 T = TypeVar("T")
 
@@ -170,6 +171,7 @@ def reembed() -> None:
 
     settings = get_settings()
     encryption.install_from(settings)
+    namespace_keys.install()
     embedder = embeddings.make_embedder(settings)
     if embedder is None:
         raise GraphmemError("GRAPHMEM_EMBEDDER is none: nothing to embed with")
@@ -205,6 +207,7 @@ def export_namespace(
 
     settings = get_settings()
     encryption.install_from(settings)
+    namespace_keys.install()
     ns = parse_namespace(namespace)
 
     async def work(db: Database) -> int:
@@ -252,6 +255,7 @@ def import_file(
 
     settings = get_settings()
     encryption.install_from(settings)
+    namespace_keys.install()
     if kind not in ("graphmem", "mem0", "graphiti"):
         raise typer.BadParameter("--from is graphmem, mem0 or graphiti")
     converted: list[str] | None = None  # another system's memories, as an export's lines
@@ -309,6 +313,7 @@ def encryption_rotate() -> None:
 
     settings = get_settings()
     encryption.install_from(settings)
+    namespace_keys.install()
     ensure_neo4j(settings)
 
     async def work(db: Database) -> int:
@@ -336,6 +341,7 @@ def worker(
 
     settings = get_settings()
     encryption.install_from(settings)
+    namespace_keys.install()
     archive_stores.install_from(settings)
     tracing.configure(settings)
     ensure_neo4j(settings)

@@ -8,6 +8,7 @@
     portability              export and import of a namespace
     retrieval                search, recall, embeddings, time expressions, the fact cache
     facts                    statements, provenance, conflicts and their resolution, entities
+    archive                  tiered storage: old episodes' content in an archive store
     episodes                 the append-only log
     summaries                compressed context
     jobs                     the job queue and pipeline switches (storage-level)
@@ -30,8 +31,8 @@ from pathlib import Path
 import graphmem
 
 LAYERS = ["cli", "app", "console", "api", "pipelines", "governance", "portability", "retrieval",
-          "facts", "episodes", "summaries", "jobs", "events", "security", "db", "local_neo4j",
-          "observability", "core"]
+          "facts", "archive", "episodes", "summaries", "jobs", "events", "security", "db",
+          "local_neo4j", "observability", "core"]
 PACKAGE = Path(graphmem.__file__).resolve().parent
 
 

@@ -15,8 +15,9 @@ CALL () { MATCH (n:Job {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN cou
 CALL () { MATCH (n:PipelineSwitches {ns: $ns}) DETACH DELETE n RETURN count(*) AS switches }
 CALL () { MATCH (n:RetentionPolicy {ns: $ns}) DETACH DELETE n RETURN count(*) AS retention }
 CALL () { MATCH (n:PruningPolicy {ns: $ns}) DETACH DELETE n RETURN count(*) AS pruning }
+CALL () { MATCH (n:NamespaceKey {ns: $ns}) DETACH DELETE n RETURN count(*) AS keys }
 CALL () { MATCH (n:Event {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS events }
 CALL () { MATCH (n:Delivery {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deliveries }
 CALL () { MATCH (n:Webhook {ns: $ns}) DETACH DELETE n RETURN count(*) AS webhooks }
 RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, conflicts, policies,
-       merges, jobs, switches, retention, pruning, events, deliveries, webhooks
+       merges, jobs, switches, retention, pruning, keys, events, deliveries, webhooks

@@ -7,3 +7,5 @@ CREATE CONSTRAINT pruning_policy_ns IF NOT EXISTS FOR (n:PruningPolicy) REQUIRE 
 CREATE INDEX session_ephemeral IF NOT EXISTS FOR (n:Session) ON (n.ephemeral_ttl_s);
 // Tiered storage (graphmem/archive): an archive object's episode, by its key.
 CREATE INDEX episode_archive_key IF NOT EXISTS FOR (n:Episode) ON (n.ns, n.archive_key);
+// Encryption with a key per namespace (graphmem/security/namespace_keys.py): one salt each.
+CREATE CONSTRAINT namespace_key_ns IF NOT EXISTS FOR (n:NamespaceKey) REQUIRE n.ns IS UNIQUE;

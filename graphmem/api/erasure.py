@@ -11,8 +11,10 @@ from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.episodes import Episode
 from graphmem.api.facts import Fact
+from graphmem.core.errors import Forbidden
 from graphmem.governance import ephemeral, forgetting
 from graphmem.governance import erasure as domain
+from graphmem.security import namespace_keys
 
 
 @strawberry.type(description="How many of one kind were erased.")
@@ -141,3 +143,14 @@ async def close_session(
     ns = ctx.namespace(namespace)
     return _receipt(await ephemeral.close(ctx.db, ns, session_id, ctx.principal.name,
                                           ctx.fact_cache))
+
+
+async def destroy_namespace_key(
+    info: Info, namespace: NamespaceArg,
+    confirm: Annotated[str, strawberry.argument(description="The namespace again.")],
+) -> bool:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    if not ctx.principal.admin:
+        raise Forbidden("destroying a namespace's key is for admin keys")
+    return await namespace_keys.destroy(ctx.db, ns, confirm)

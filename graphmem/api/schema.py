@@ -170,6 +170,13 @@ class Mutation:
         resolver=erasure_api.erase_subject,
         description="Erase an entity: every fact about it, its aliases, orphaned entities and "
                     "values, optionally the episodes evidencing it; the receipt verifies.")
+    destroy_namespace_key: bool = strawberry.field(
+        resolver=erasure_api.destroy_namespace_key,
+        description="Erase a namespace cryptographically (admin; encryption with a key per "
+                    "namespace): its key is destroyed, so its sealed episode content, sealed "
+                    "exports and archived objects can never be read again, while other "
+                    "namespaces work on. Facts, summaries and entity names are not encrypted: "
+                    "`eraseNamespace` removes those. False: it had no key.")
     erase_namespace: erasure_api.ErasureReceipt = strawberry.field(
         resolver=erasure_api.erase_namespace,
         description="Erase everything a namespace holds, in bounded batches; the receipt "

@@ -166,6 +166,9 @@ class Settings(BaseSettings):
     # Encryption at rest of episode content: "<id>:<base64 32 bytes>" entries, comma
     # separated; the first encrypts, all decrypt (see graphmem/security/encryption.py).
     encryption_keys: SecretStr | None = None
+    # A key per namespace (HKDF of the master with a salt kept per namespace), so one
+    # namespace can be erased cryptographically (destroyNamespaceKey).
+    encryption_per_namespace: bool = False
 
     # Retention: the worker applies namespaces' retention policies this often. Facts whose
     # only evidence a sweep deleted are retracted, or kept believed with no evidence.

@@ -103,6 +103,23 @@ def _takes_ns_key(name: str) -> bool:
     return "$ns_key" in statement(name)
 
 
+# Called with each statement's namespace before it runs, when set: encryption with a key per
+# namespace loads that namespace's key there (graphmem/security/namespace_keys.py), so every
+# path that reads or writes a namespace has its key, and this layer knows nothing of keys.
+NamespaceHook = Callable[["Database", str], Awaitable[None]]
+_namespace_hook: NamespaceHook | None = None
+
+
+def set_namespace_hook(hook: NamespaceHook | None) -> None:
+    global _namespace_hook
+    _namespace_hook = hook
+
+
+async def _before(db: Database, params: dict[str, Any]) -> None:
+    if _namespace_hook is not None and isinstance(ns := params.get("ns"), str):
+        await _namespace_hook(db, ns)
+
+
 @dataclass
 class Tx:
     """A running write transaction that speaks in statement names."""
@@ -110,7 +127,12 @@ class Tx:
     _tx: AsyncManagedTransaction
     _db: Database
 
+    @property
+    def db(self) -> Database:
+        return self._db
+
     async def run(self, name: str, /, **params: Any) -> list[Row]:
+        await _before(self._db, params)
         self._db.round_trips += 1
         with metrics.timed(metrics.CYPHER_SECONDS, name), self._db.span(name) as span:
             result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
@@ -127,6 +149,7 @@ class Snapshot:
     _db: Database
 
     async def stream(self, name: str, /, **params: Any) -> AsyncIterator[Row]:
+        await _before(self._db, params)
         self._db.round_trips += 1
         with self._db.span(name):
             result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
@@ -159,6 +182,7 @@ class Database:
                 delay = min(delay * 2, 1.0)
 
     async def _read_once(self, name: str, params: dict[str, Any]) -> list[Row]:
+        await _before(self, params)
         self.round_trips += 1
         with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
             async with self._session(READ_ACCESS) as session:
@@ -169,6 +193,7 @@ class Database:
 
     async def write(self, name: str, /, **params: Any) -> list[Row]:
         """One write, as its own transaction (retried by the driver on transient errors)."""
+        await _before(self, params)
         self.round_trips += 1
         try:
             with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:

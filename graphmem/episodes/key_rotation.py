@@ -11,7 +11,7 @@ from graphmem.core.errors import ConfigError
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.episodes.store import Episode
-from graphmem.security import encryption
+from graphmem.security import encryption, namespace_keys
 
 BATCH = 500
 
@@ -22,10 +22,12 @@ async def rotate(db: Database, progress: Callable[[int], None] | None = None,
     keyring = encryption.active()
     if keyring is None:
         raise ConfigError("GRAPHMEM_ENCRYPTION_KEYS is not set: nothing to encrypt with")
-    current = f"{encryption.PREFIX}{keyring.current}:"
+    current = keyring.current_prefix
     total = 0
     while rows := await db.read("encryption/pending", ns=ns, current=current, limit=BATCH):
         sealed = []
+        for ns_of_row in sorted({row["episode"]["ns"] for row in rows}):
+            await namespace_keys.prepare(db, ns_of_row, create=True)  # its own key, if so set
         for row in rows:
             stored = row["episode"]
             episode = Episode.from_row(stored)

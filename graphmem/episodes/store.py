@@ -24,7 +24,7 @@ from graphmem.core.pagination import Page, decode_cursor, encode_cursor, instant
 from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
 from graphmem.db.database import Database, Row, Tx
 from graphmem.jobs.queue import Triggers, enqueue_after_record
-from graphmem.security import encryption
+from graphmem.security import encryption, namespace_keys
 
 MAX_CONTENT_CHARS = 200_000  # the default of GRAPHMEM_MAX_EPISODE_CHARS
 # What makes a submission the same episode as one recorded with its externalId, in the order
@@ -183,6 +183,7 @@ async def record(db: Database, ns: Namespace, batch: list[NewEpisode],
 async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
                     triggers: Triggers | None = None) -> RecordResult:
     """Record inside a running transaction (validated already)."""
+    await namespace_keys.prepare(tx.db, ns, create=True)  # sealing below needs its key
     keys = sorted({e.external_id for e in batch if e.external_id is not None})
     stored = {
         row["episode"]["external_id"]: Episode.from_row(row["episode"])
@@ -264,8 +265,10 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
 
 
 def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
-               now: datetime) -> Row:
-    """An episode as its node stores it (content sealed when encryption is on)."""
+               now: datetime, seal: bool = True) -> Row:
+    """An episode as its node stores it (content sealed when encryption is on, unless not
+    ``seal``: an import seals it for its target)."""
+    sealed = encryption.seal if seal else (lambda text, _ns: text)
     return {
         "id": f"ep_{uuid.uuid4().hex}",
         "external_id": episode.external_id,
@@ -273,13 +276,12 @@ def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
         "seq": seq,
         "kind": episode.kind.value,
         "actor": episode.actor,
-        "content": encryption.seal(episode.content, ns),
+        "content": sealed(episode.content, ns),
         "occurred_at": to_native(episode.occurred_at),
         "recorded_at": to_native(now),
         "importance": episode.importance,
         "sensitivity": episode.sensitivity.value,
-        "metadata": encryption.seal(
-            json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
+        "metadata": sealed(json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
         "content_hash": digest,
     }
 

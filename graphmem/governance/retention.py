@@ -77,6 +77,7 @@ class Applied:
     episodes_redacted: int = 0
     episodes_archived: int = 0
     bytes_archived: int = 0  # compressed, in the archive store
+    bytes_moved: int = 0  # the text that left the graph for it
     facts_retracted: int = 0
     summaries_stale: int = 0
     receipts: list[str] = field(default_factory=list)
@@ -161,6 +162,7 @@ async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
                                                    policy.keep_searchable)
             applied.episodes_archived += moved.episodes
             applied.bytes_archived += moved.bytes_written
+            applied.bytes_moved += moved.bytes_moved
             if moved.episodes < len(ids):  # changed meanwhile: skip them, do not loop on them
                 applied.matched -= len(ids) - moved.episodes
                 if not moved.episodes:

@@ -1,5 +1,7 @@
 """Another system's messages as the export format's episode log: the episodes, their sessions
-(with arrival order) and speakers, shared by the importers from peers (Mem0, Graphiti)."""
+(with arrival order) and speakers, shared by the importers from peers (Mem0, Graphiti). The
+content is plaintext (the file's header says ``decrypted``): where encryption is on, the import
+seals it for its target."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def episode_log(into: Namespace, arrivals: list[Arrival]) -> EpisodeLog:
         session = arrival.episode.session_id or DEFAULT_SESSION
         seqs[session] += 1
         row = stored_row(into, arrival.episode, arrival.episode.content_hash(), seqs[session],
-                         arrival.recorded_at)
+                         arrival.recorded_at, seal=False)  # the import seals for its target
         rows.append({**row, "id": arrival.id, "session_id": session})
     actors = {actor_key(r["actor"]): r["actor"] for r in rows if r["actor"]}
     nodes = [node("Actor", key, {"name": name}) for key, name in sorted(actors.items())]

@@ -106,7 +106,7 @@ def records(group: GraphitiGroup, into: Namespace) -> Iterator[dict[str, Any]]:
     links = [*log.relationships, *(r for f in facts for r in f.links),
              *(r for s in summaries for r in s.links)]
     times = [a.recorded_at for a in arrivals] + [f.recorded_at for f in facts]
-    yield header(into, False, max(times, default=datetime(2000, 1, 1, tzinfo=UTC)))
+    yield header(into, True, max(times, default=datetime(2000, 1, 1, tzinfo=UTC)))
     yield from nodes
     yield from links
     yield {"end": {"nodes": len(nodes), "relationships": len(links)}}

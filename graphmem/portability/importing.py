@@ -32,7 +32,7 @@ from graphmem.portability.format import (
     read_header,
     remapped,
 )
-from graphmem.security import encryption
+from graphmem.security import encryption, namespace_keys
 
 CHUNK = 1_000  # lines per transaction
 
@@ -65,6 +65,7 @@ async def import_lines(db: Database, lines: Iterable[str], into: str | None = No
     source = parse_namespace(head["namespace"])
     target = parse_namespace(into) if into else source
     run = _Run(source, target, head["decrypted"], _checkpoint_id(head, target))
+    await namespace_keys.prepare(db, target, create=True)  # sealing below needs its key
     result = ImportResult(target)
     done = result.resumed_after = await _committed_line(db, run.checkpoint)
     seen = [0, 0]  # nodes, relationships read

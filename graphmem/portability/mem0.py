@@ -44,7 +44,7 @@ def records(data: Any, into: Namespace, user: str | None = None,
     newest = max((e.occurred_at for e in episodes), default=datetime(2000, 1, 1, tzinfo=UTC))
     log = episode_log(into, [Arrival(remapped(f"ep_{e.external_id}", into), e, newest)
                              for e in episodes])
-    yield header(into, False, newest)
+    yield header(into, True, newest)
     yield from log.nodes
     yield from log.relationships
     yield {"end": {"nodes": len(log.nodes), "relationships": len(log.relationships)}}

@@ -14,34 +14,78 @@ explored by) and embeddings, which the worker computes from the plaintext.
 So with encryption on, BM25 over episodes and ``episodes(where: {textContains})`` see only
 ciphertext; vector search, facts, summaries and recall work as before. Values written before
 encryption was switched on read as they are until rotated.
+
+With ``GRAPHMEM_ENCRYPTION_PER_NAMESPACE=true`` each namespace (usually one end user) gets a
+key of its own: HKDF-SHA256 of the master key with a random salt kept per namespace
+(``graphmem/security/namespace_keys.py``), and values read ``enc:v2:<key id>:…``. Destroying a
+namespace's salt (``destroyNamespaceKey``) makes everything sealed under it — in the graph, in
+exports and in the archive — unreadable for good, even with the master key: the namespace is
+erased cryptographically while every other one works on.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import hmac
 import os
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError, DecryptionFailed
 
-PREFIX = "enc:v1:"
+PREFIX = "enc:"  # any sealed value
+MASTER = "enc:v1:"  # sealed under a master key, the namespace as associated data
+OWN = "enc:v2:"  # sealed under the namespace's own key (derived with its salt)
+KEY_CACHE_S = 60.0  # how long a process trusts a namespace salt it read (another may destroy it)
 _KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 @dataclass(frozen=True)
 class Keyring:
     keys: dict[str, bytes]  # key id -> 32 bytes; insertion order: the first one encrypts
+    per_namespace: bool = False
+    # namespace -> (salt or None: it has none, when read): loaded by namespace_keys before a
+    # statement of the namespace runs
+    salts: dict[str, tuple[bytes | None, float]] = field(default_factory=dict, compare=False)
 
     @property
     def current(self) -> str:
         return next(iter(self.keys))
+
+    @property
+    def current_prefix(self) -> str:
+        """How a value sealed now begins (key rotation re-seals what does not)."""
+        return f"{OWN if self.per_namespace else MASTER}{self.current}:"
+
+    def knows(self, ns: str, with_key: bool = False) -> bool:
+        """Whether what was read of the namespace's salt is fresh (and, ``with_key``, is one)."""
+        held = self.salts.get(ns)
+        return held is not None and time.monotonic() - held[1] < KEY_CACHE_S \
+            and (held[0] is not None or not with_key)
+
+    def remember(self, ns: str, salt: bytes | None) -> None:
+        self.salts[ns] = (salt, time.monotonic())
+
+    def forget(self, ns: str) -> None:
+        self.salts.pop(ns, None)
+
+    def _key(self, version: str, key_id: str, ns: str) -> bytes:
+        if version == MASTER:
+            return self.keys[key_id]
+        held = self.salts.get(ns)
+        if held is None or held[0] is None:
+            raise DecryptionFailed(f"namespace {ns!r} has no key: it was destroyed")
+        return HKDF(algorithm=hashes.SHA256(), length=32, salt=held[0],
+                    info=b"graphmem namespace key\0" + ns.encode()).derive(self.keys[key_id])
 
     @classmethod
     def parse(cls, spec: str) -> Keyring:
@@ -62,19 +106,27 @@ class Keyring:
 
     def seal(self, text: str, ns: str) -> str:
         nonce = os.urandom(12)
-        sealed = AESGCM(self.keys[self.current]).encrypt(nonce, text.encode(), ns.encode())
-        return f"{PREFIX}{self.current}:{base64.b64encode(nonce + sealed).decode()}"
+        version = OWN if self.per_namespace else MASTER
+        key = self._key(version, self.current, ns)
+        sealed = AESGCM(key).encrypt(nonce, text.encode(), ns.encode())
+        return f"{version}{self.current}:{base64.b64encode(nonce + sealed).decode()}"
 
     def open(self, value: str, ns: str) -> str:
-        key_id, _, payload = value[len(PREFIX):].partition(":")
+        version = value[:len(MASTER)]
+        if version not in (MASTER, OWN):
+            raise DecryptionFailed(f"unknown encryption format {version!r}")
+        key_id, _, payload = value[len(version):].partition(":")
         if key_id not in self.keys:
             raise DecryptionFailed(f"episode content is encrypted under key {key_id!r}, which "
                                    "GRAPHMEM_ENCRYPTION_KEYS does not hold")
         raw = base64.b64decode(payload)
         try:
-            return AESGCM(self.keys[key_id]).decrypt(raw[:12], raw[12:], ns.encode()).decode()
+            return AESGCM(self._key(version, key_id, ns)).decrypt(
+                raw[:12], raw[12:], ns.encode()).decode()
         except InvalidTag:
-            raise DecryptionFailed("episode content failed authentication") from None
+            why = ("the namespace's key does not open it: it was destroyed (or the value is "
+                   "damaged)") if version == OWN else "it failed authentication"
+            raise DecryptionFailed(f"episode content cannot be read: {why}") from None
 
     def fingerprint(self, canonical: str, key_id: str | None = None) -> str:
         kid = key_id or self.current
@@ -85,14 +137,18 @@ class Keyring:
 _keyring: Keyring | None = None
 
 
-def install(spec: str | None) -> None:
+def install(spec: str | None, per_namespace: bool = False) -> None:
     """Set the process's keyring from the configured keys (None: encryption off)."""
     global _keyring
-    _keyring = Keyring.parse(spec) if spec else None
+    if per_namespace and not spec:
+        raise ConfigError("GRAPHMEM_ENCRYPTION_PER_NAMESPACE needs GRAPHMEM_ENCRYPTION_KEYS")
+    _keyring = dataclasses.replace(Keyring.parse(spec), per_namespace=per_namespace) \
+        if spec else None
 
 
 def install_from(settings: Settings) -> None:
-    install(settings.encryption_keys.get_secret_value() if settings.encryption_keys else None)
+    install(settings.encryption_keys.get_secret_value() if settings.encryption_keys else None,
+            settings.encryption_per_namespace)
 
 
 def active() -> Keyring | None:

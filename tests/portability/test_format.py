@@ -30,6 +30,7 @@ NOT_EXPORTED = {  # label -> why it is not a namespace's memory
     "Event": "the outbox: changes already told, kept a few days",
     "Webhook": "where events go, with its signing secret: set again where imported",
     "Delivery": "a webhook's delivery log",
+    "NamespaceKey": "a key's salt: where it is the whole point that it can be destroyed",
 }
 CREATED = re.compile(r"(?:CREATE|MERGE)\s*\(\w*:(\w+)")
 

@@ -62,6 +62,7 @@ MUTATIONS = {
                             'cardinality: MANY, strategy: RECENCY) { predicate }',
     "erase_episodes": 'eraseEpisodes(namespace: $ns, ids: [$sid]) { verified }',
     "erase_subject": 'eraseSubject(namespace: $ns, entity: "Alice") { verified }',
+    "destroy_namespace_key": 'destroyNamespaceKey(namespace: $ns, confirm: $ns)',
     "erase_namespace": 'eraseNamespace(namespace: $ns, confirm: $ns) { verified }',
     "set_retention_policy": 'setRetentionPolicy(namespace: $ns, policy: {maxAgeDays: 1, '
                             'action: DELETE}) { action }',

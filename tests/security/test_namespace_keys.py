@@ -1,0 +1,96 @@
+"""Encryption with a key per namespace, over the real Neo4j: each namespace's content is sealed
+under its own derived key, and destroying one namespace's key leaves its stored, exported and
+archived content unreadable for good — the master key's holder included — while another
+namespace works on."""
+
+from __future__ import annotations
+
+import base64
+import os
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from graphmem.archive import stores, tiering
+from graphmem.core.errors import DecryptionFailed, InvalidInput
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database
+from graphmem.episodes import store as episodes
+from graphmem.episodes.store import EpisodeKind, NewEpisode
+from graphmem.portability.exporting import export
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
+from graphmem.security import encryption, namespace_keys
+from tests.support.client import GraphQLClient
+from tests.support.graph import delete_namespace
+
+SECRET = "my passport number is X1234567"
+
+
+@pytest.fixture
+def per_namespace() -> Iterator[None]:
+    encryption.install(f"k1:{base64.b64encode(os.urandom(32)).decode()}", per_namespace=True)
+    namespace_keys.install()
+    yield
+    encryption.install(None)
+
+
+@pytest.fixture
+async def other(db: Database) -> AsyncIterator[str]:
+    name = f"{os.urandom(4).hex()}/other"
+    yield name
+    await delete_namespace(db, name)
+
+
+async def _said(db: Database, ns: str, text: str, external_id: str) -> str:
+    done = await episodes.record(db, Namespace(ns), [NewEpisode(
+        content=text, kind=EpisodeKind.USER_MESSAGE, occurred_at=datetime.now(UTC),
+        external_id=external_id, session_id="s1", actor="user")])
+    return done.episodes[0].id
+
+
+async def _stored(db: Database, ns: str) -> list[str]:
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) RETURN e.content AS content ORDER BY e.external_id",
+        {"ns": ns}, database_=db.name)
+    return [r["content"] for r in rows]
+
+
+async def test_destroying_a_namespaces_key_leaves_its_content_unreadable(
+        db: Database, ns: str, other: str, per_namespace: None, tmp_path: Path) -> None:
+    archived_id = await _said(db, ns, SECRET, "a1")
+    kept = await _said(db, ns, "I renew it in May", "a2")
+    theirs = await _said(db, other, SECRET, "b1")
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)  # nothing left for a worker to read
+    sealed = await _stored(db, ns)
+    assert all(v.startswith("enc:v2:k1:") for v in sealed) and SECRET not in str(sealed)
+    assert (await _stored(db, other))[0] != sealed[0]  # same text, another key
+    store = stores.LocalStore(tmp_path)
+    await tiering.archive_episodes(db, store, Namespace(ns), [archived_id])
+    exported = [r async for r in export(db, Namespace(ns))]
+    assert SECRET not in str(exported)
+
+    with pytest.raises(InvalidInput, match="confirm"):
+        await namespace_keys.destroy(db, Namespace(ns), "wrong")
+    assert await namespace_keys.destroy(db, Namespace(ns), ns)
+
+    with pytest.raises(DecryptionFailed, match="destroyed"):
+        await episodes.by_ids(db, Namespace(ns), [kept])  # its content in the graph
+    with pytest.raises(DecryptionFailed, match="destroyed"):
+        await tiering.rehydrate(db, store, Namespace(ns), [archived_id])  # its archive
+    with pytest.raises(DecryptionFailed):
+        encryption.reveal(sealed[1], ns)  # with the master key still held
+    assert (await episodes.by_ids(db, Namespace(other), [theirs]))[theirs].content == SECRET
+    # The namespace itself goes on under a new key; what was sealed before stays lost.
+    fresh = await _said(db, ns, "a new beginning", "a3")
+    assert (await episodes.by_ids(db, Namespace(ns), [fresh]))[fresh].content \
+        == "a new beginning"
+    assert await _stored(db, ns) != sealed
+
+
+async def test_only_an_admin_destroys_a_key_and_only_where_keys_are_per_namespace(
+        gql: GraphQLClient, ns: str) -> None:
+    refused = await gql("""mutation($ns: String!) { destroyNamespaceKey(namespace: $ns,
+        confirm: $ns) }""", ns=ns)  # per-namespace keys are off here
+    assert refused["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
