@@ -9,7 +9,6 @@ app stops embedding meanwhile (the other test services never embed: tests/suppor
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 import subprocess
@@ -22,8 +21,8 @@ import pytest
 from starlette.applications import Starlette
 
 from graphmem.db.database import Database
-from graphmem.retrieval import embeddings
 from tests.support.documents import RECORD, said
+from tests.support.runtime import embedding_paused
 from tests.support.server import serving
 
 PROCESSES = 2
@@ -42,13 +41,8 @@ def processes(**env: str) -> Iterator[list[str]]:
 @pytest.fixture(scope="module")
 async def queue_alone(app: Starlette) -> AsyncIterator[None]:
     """The in-process app's embedding worker stops for this module (giving back its claim)."""
-    runtime = app.state.runtime
-    runtime._worker.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await runtime._worker
-    yield
-    runtime._worker = asyncio.create_task(embeddings.run_worker(
-        runtime.db, runtime.embedder, runtime.settings.embedding_batch_size))
+    async with embedding_paused(app):
+        yield
 
 
 @pytest.fixture(scope="module")

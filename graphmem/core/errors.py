@@ -91,6 +91,10 @@ class DecryptionFailed(GraphmemError):
     code = "DECRYPTION_FAILED"
 
 
+class KeyDestroyed(DecryptionFailed):
+    """Sealed under a namespace's own key, which was destroyed: it can never be read."""
+
+
 class ArchiveMissing(GraphmemError):
     """An archived episode's object is gone from the archive store, or does not match its
     content address."""

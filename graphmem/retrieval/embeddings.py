@@ -31,13 +31,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from graphmem.core.config import Settings
-from graphmem.core.errors import ConfigError
+from graphmem.core.errors import ConfigError, KeyDestroyed
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.db.statements import split_statements, statement
 from graphmem.observability import metrics, tracing
 from graphmem.retrieval.transformer import TransformerEmbedder
-from graphmem.security import encryption
+from graphmem.security import encryption, namespace_keys
 
 log = logging.getLogger(__name__)
 GAUGE_EVERY_S = 5.0
@@ -139,6 +139,8 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     if not claimed:
         return 0
     try:
+        for ns in sorted({str(row["ns"]) for row in claimed}):
+            await namespace_keys.prepare(db, ns)  # the queue spans namespaces (their keys)
         await _embed_and_store(db, embedder, [{**row, "text": _text(row)} for row in claimed])
     except BaseException:
         with contextlib.suppress(Exception):  # else the lease runs out: later, not never
@@ -165,10 +167,18 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
 
 def _text(row: dict[str, object]) -> str:
     """What a waiting node is embedded from: an episode with the turn before it and its
-    speaker, decrypted when its content is encrypted."""
+    speaker, decrypted when its content is encrypted. Content no key opens any more (its
+    namespace's key was destroyed) is embedded as nothing: it leaves the queue instead of
+    failing every batch it is claimed in."""
     ns = str(row["ns"])
-    body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
-    context = encryption.reveal(row["context"], ns) if isinstance(row["context"], str) else None
+    try:
+        body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
+        context = encryption.reveal(row["context"], ns) \
+            if isinstance(row["context"], str) else None
+    except KeyDestroyed:
+        log.warning("a queued node of a namespace whose content cannot be decrypted left the "
+                    "embedding queue unembedded")
+        return ""
     speaker = row.get("actor")
     return embedded_text(body or "", context, speaker if isinstance(speaker, str) else None)
 

@@ -40,7 +40,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from graphmem.core.config import Settings
-from graphmem.core.errors import ConfigError, DecryptionFailed
+from graphmem.core.errors import ConfigError, DecryptionFailed, KeyDestroyed
 
 PREFIX = "enc:"  # any sealed value
 MASTER = "enc:v1:"  # sealed under a master key, the namespace as associated data
@@ -83,7 +83,7 @@ class Keyring:
             return self.keys[key_id]
         held = self.salts.get(ns)
         if held is None or held[0] is None:
-            raise DecryptionFailed(f"namespace {ns!r} has no key: it was destroyed")
+            raise KeyDestroyed(f"namespace {ns!r} has no key: it was destroyed")
         return HKDF(algorithm=hashes.SHA256(), length=32, salt=held[0],
                     info=b"graphmem namespace key\0" + ns.encode()).derive(self.keys[key_id])
 
@@ -124,9 +124,12 @@ class Keyring:
             return AESGCM(self._key(version, key_id, ns)).decrypt(
                 raw[:12], raw[12:], ns.encode()).decode()
         except InvalidTag:
-            why = ("the namespace's key does not open it: it was destroyed (or the value is "
-                   "damaged)") if version == OWN else "it failed authentication"
-            raise DecryptionFailed(f"episode content cannot be read: {why}") from None
+            if version == OWN:
+                raise KeyDestroyed("episode content cannot be read: the namespace's key does "
+                                   "not open it (it was destroyed, or the value is damaged)") \
+                    from None
+            raise DecryptionFailed("episode content cannot be read: it failed authentication") \
+                from None
 
     def fingerprint(self, canonical: str, key_id: str | None = None) -> str:
         kid = key_id or self.current

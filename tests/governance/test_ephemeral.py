@@ -72,6 +72,10 @@ async def test_an_idle_ephemeral_session_expires_after_its_time_to_live(
     for sid in ("brief", "long"):
         await gql.ok(RECORD, ns=ns, eps=[ep(f"{sid}-1", 1, f"a {sid} chat", session=sid)])
     now = datetime.now(UTC)
+    # "long" began a day ago: idleness counts from its last episode, not from its start.
+    await db.driver.execute_query(
+        "MATCH (s:Session {ns: $ns, session_id: 'long'}) SET s.created_at = $then",
+        {"ns": ns, "then": now - timedelta(days=1)}, database_=db.name)
 
     async def sessions_left() -> list[str]:
         found = await gql.ok("""query($ns: String!) { sessions(namespace: $ns) { nodes {

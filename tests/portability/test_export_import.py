@@ -122,16 +122,17 @@ async def test_an_exported_namespace_imported_elsewhere_answers_alike(
         assert await gql.ok(TIMELINE, ns=other, e=entity) == \
             await gql.ok(TIMELINE, ns=ns, e=entity)
     await embed_all_pending(db, WordLlamaEmbedder(), 256)  # both copies searchable alike
-    found = _ranked(await gql.ok(SEARCH, ns=other, q="heron mill pond turn 7"))
-    assert found == _ranked(await gql.ok(SEARCH, ns=ns, q="heron mill pond turn 7"))
-    assert len(found) == 5
+    copy = _scores(await gql.ok(SEARCH, ns=other, q="heron mill pond turn 7"))
+    original = _scores(await gql.ok(SEARCH, ns=ns, q="heron mill pond turn 7"))
+    assert set(copy) == set(original) and len(copy) == 5
+    for a, b in ((a, b) for a in original for b in original if original[a] > original[b] + 0.05):
+        assert copy[a] > copy[b], (a, b, copy)  # what is clearly ranked above stays above
 
 
-def _ranked(answer: dict[str, Any]) -> list[tuple[float, str]]:
-    """Hits by score, equal scores by externalId: a tie is broken by node id, and the copy's
-    ids are other ids."""
-    return sorted((-round(h["score"], 9), h["episode"]["externalId"])
-                  for h in answer["search"]["hits"])
+def _scores(answer: dict[str, Any]) -> dict[str, float]:
+    """Each hit's score by externalId. Two copies of the same texts score alike, not the same:
+    Lucene's statistics differ a little between index segments, so near ties may swap."""
+    return {h["episode"]["externalId"]: h["score"] for h in answer["search"]["hits"]}
 
 
 async def test_importing_twice_changes_nothing(db: Database, gql: GraphQLClient, ns: str,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from starlette.applications import Starlette
 
 from graphmem.archive import stores, tiering
 from graphmem.core.errors import DecryptionFailed, InvalidInput
@@ -24,6 +25,7 @@ from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from graphmem.security import encryption, namespace_keys
 from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace
+from tests.support.runtime import embedding_paused
 
 SECRET = "my passport number is X1234567"
 
@@ -94,3 +96,22 @@ async def test_only_an_admin_destroys_a_key_and_only_where_keys_are_per_namespac
     refused = await gql("""mutation($ns: String!) { destroyNamespaceKey(namespace: $ns,
         confirm: $ns) }""", ns=ns)  # per-namespace keys are off here
     assert refused["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+
+
+async def test_the_embedding_queue_runs_on_after_a_key_is_destroyed(
+        app: Starlette, db: Database, ns: str, other: str, per_namespace: None) -> None:
+    async with embedding_paused(app):  # this test's own worker runs the queue
+        await embed_all_pending(db, WordLlamaEmbedder(), 256)  # what others left
+        lost = await _said(db, ns, SECRET, "a1")
+        kept = await _said(db, other, "I like herons", "b1")
+        keyring = encryption.active()
+        assert keyring is not None
+        keyring.salts.clear()  # as in a worker process that has read no namespace yet
+        await namespace_keys.destroy(db, Namespace(ns), ns)
+        await embed_all_pending(db, WordLlamaEmbedder(), 256)  # neither raises nor stalls
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode) WHERE e.id IN $ids "
+        "RETURN e.id AS id, e:EmbedPending AS waiting, e.embedding IS NOT NULL AS embedded",
+        {"ids": [lost, kept]}, database_=db.name)
+    state = {r["id"]: (r["waiting"], r["embedded"]) for r in rows}
+    assert state == {kept: (False, True), lost: (False, False)}

@@ -28,6 +28,7 @@ class Outcome(str, Enum):
     EVIDENCE_ADDED = "EVIDENCE_ADDED"
     DISPUTED = "DISPUTED"
     SUPERSEDED = "SUPERSEDED"
+    FORGOTTEN = "FORGOTTEN"
 
 
 class SearchKind(str, Enum):
