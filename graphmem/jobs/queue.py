@@ -177,9 +177,20 @@ async def release(db: Database, claim: Claim) -> None:
 
 
 async def reclaim_expired(db: Database, max_attempts: int) -> int:
-    rows = await db.write("jobs/reclaim", now=to_native(datetime.now(UTC)),
-                          max_attempts=max_attempts)
-    return int(rows[0]["reclaimed"])
+    """Put back jobs of dead workers; those out of attempts fail, each with its JOB_FAILED
+    event in the same transaction."""
+    now = utcnow()
+
+    async def reclaim(tx: Tx) -> int:
+        row = (await tx.run("jobs/reclaim", now=to_native(now), max_attempts=max_attempts))[0]
+        failed: dict[str, list[str]] = {}
+        for job in row["failed"]:
+            failed.setdefault(job["ns"], []).append(job["id"])
+        for ns, ids in sorted(failed.items()):
+            await outbox.emit(tx, Namespace(ns), EventKind.JOB_FAILED, ids, now)
+        return int(row["reclaimed"])
+
+    return await db.transaction(reclaim)
 
 
 async def own(tx: Tx, claim: Claim) -> None:

@@ -11,6 +11,8 @@ from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput, LeaseLost
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
 from graphmem.jobs import queue as jobs
 from graphmem.jobs.queue import JobKind, JobState
 from tests.support.graph import delete_namespace
@@ -123,6 +125,17 @@ async def test_a_lost_lease_discards_the_slow_workers_result(db: Database, ns: s
         await finish(slow)
     assert (await finish(fast)).state is JobState.DONE
     assert await jobs.fail(db, slow, "late", _settings()) is None  # not the holder any more
+
+
+async def test_a_job_whose_worker_keeps_dying_fails_with_its_event(db: Database,
+                                                                  ns: str) -> None:
+    [job_id] = await _queue(db, ns, 1)
+    before = jobs.utcnow() - timedelta(seconds=1)
+    assert await jobs.claim(db, "dies", 0.1, job_id) is not None
+    await asyncio.sleep(0.2)
+    assert await jobs.reclaim_expired(db, max_attempts=1) >= 1  # its one attempt is spent
+    events = await outbox.since(db, Namespace(ns), list(EventKind), before)
+    assert [(e.kind, e.subject_id) for e in events] == [(EventKind.JOB_FAILED, job_id)]
 
 
 async def test_retry_is_for_failed_or_waiting_jobs(db: Database, ns: str) -> None:
