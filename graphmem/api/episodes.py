@@ -15,7 +15,7 @@ from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.archive import stores as archive_stores
 from graphmem.archive import tiering
-from graphmem.core.errors import ConfigError, InvalidInput
+from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
 from graphmem.episodes import redaction, sessions
@@ -218,8 +218,5 @@ async def rehydrate(
     ctx = info.context
     ns = ctx.namespace(namespace)
     batch_size(len(ids), 1_000, "ids")
-    store = archive_stores.active()
-    if store is None:
-        raise ConfigError("no archive store is installed in this process")
-    return [Episode.of(e) for e in await tiering.rehydrate(ctx.db, store, ns,
-                                                          [str(i) for i in ids])]
+    return [Episode.of(e) for e in await tiering.rehydrate(
+        ctx.db, archive_stores.required(), ns, [str(i) for i in ids])]

@@ -168,3 +168,10 @@ def install_from(settings: Settings) -> ArchiveStore:
 
 def active() -> ArchiveStore | None:
     return _store
+
+
+def required() -> ArchiveStore:
+    """The process's archive store, for work that cannot go on without one."""
+    if _store is None:
+        raise ConfigError("no archive store is installed in this process")
+    return _store

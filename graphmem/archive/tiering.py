@@ -50,14 +50,14 @@ async def archive_episodes(db: Database, store: ArchiveStore, ns: Namespace, ids
     """Move these episodes' content to the archive (each written before the graph changes)."""
     rows = await db.read("archive/load", ns=ns, ids=ids, keep_index=keep_index)
     prefix = namespace_prefix(ns)
-    payloads = [(row, _packed(ns, row)) for row in rows]
+    keyed = [(row, key_for(prefix, data), data)
+             for row, data in ((row, _packed(ns, row)) for row in rows)]
     semaphore = asyncio.Semaphore(PARALLEL)
 
     async def put(key: str, data: bytes) -> None:
         async with semaphore:
             await store.put(key, data)
 
-    keyed = [(row, key_for(prefix, data), data) for row, data in payloads]
     await asyncio.gather(*(put(key, data) for _, key, data in keyed))
     done = await db.write(
         "archive/mark", ns=ns, placeholder=PLACEHOLDER, now=to_native(datetime.now(UTC)),

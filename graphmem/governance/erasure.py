@@ -21,7 +21,7 @@ from typing import Any
 
 from graphmem.archive import stores as archive_stores
 from graphmem.archive import tiering
-from graphmem.core.errors import ArchiveMissing, DecryptionFailed, InvalidInput, NotFound
+from graphmem.core.errors import DecryptionFailed, InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Tx
@@ -185,16 +185,10 @@ async def _drop_archived(db: Database, ns: Namespace, keys: list[str]) -> int:
         return len(keys)
     with contextlib.suppress(Exception):  # a store away: the receipt says what is left
         await tiering.forget_objects(db, store, ns, keys)
-    left = 0
-    for key in keys:
-        try:
-            await store.get(key)
-            left += 1
-        except ArchiveMissing:
-            pass
-        except Exception:  # cannot tell: count it as left
-            left += 1
-    return left
+    try:
+        return len(set(keys) & set(await tiering.objects_of(store, ns)))
+    except Exception:  # cannot tell: count them all as left
+        return len(keys)
 
 
 def _probes(ns: Namespace, contents: list[str]) -> list[str]:

@@ -20,8 +20,7 @@ from functools import partial
 
 from graphmem.archive import stores as archive_stores
 from graphmem.archive import tiering
-from graphmem.archive.stores import ArchiveStore
-from graphmem.core.errors import ConfigError, InvalidInput, NotFound
+from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Row
@@ -127,13 +126,6 @@ async def sweep_all(db: Database, retract_orphans: bool) -> int:
     return touched
 
 
-def _archive_store() -> ArchiveStore:
-    store = archive_stores.active()
-    if store is None:
-        raise ConfigError("no archive store: the process did not install one")
-    return store
-
-
 async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
                  retract_orphans: bool, dry_run: bool) -> Applied:
     applied = Applied(policy)
@@ -158,7 +150,7 @@ async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
             applied.summaries_stale += receipt.counts["summaries_stale"]
             applied.receipts.append(receipt.id)
         elif policy.action is Action.ARCHIVE:
-            moved = await tiering.archive_episodes(db, _archive_store(), ns, ids,
+            moved = await tiering.archive_episodes(db, archive_stores.required(), ns, ids,
                                                    policy.keep_searchable)
             applied.episodes_archived += moved.episodes
             applied.bytes_archived += moved.bytes_written

@@ -67,5 +67,8 @@ async def _load(db: Database, ns: str) -> None:
 
 
 def install() -> None:
-    """Have the database layer load each namespace's key before its statements run."""
-    database.set_namespace_hook(_load)
+    """Have the database layer load each namespace's key before its statements run, when
+    keys are per namespace (else every statement would pay for a call that does nothing)."""
+    keyring = encryption.active()
+    database.set_namespace_hook(_load if keyring is not None and keyring.per_namespace
+                                else None)
