@@ -201,20 +201,31 @@ async def ingest(gql: GraphQL, ns: str, prefix: str,
     return episodes_rate, len(facts) / (time.perf_counter() - began)
 
 
-async def raw_ingest(db: Database, ns: str, prefix: str,
-                     args: argparse.Namespace) -> tuple[float, float]:
-    """The same data as `ingest`, by raw `UNWIND` through the driver: (episodes/s, facts/s)."""
-    data = episodes(args.episodes, prefix)
-    began = time.perf_counter()
+async def ingest_side_by_side(gql: GraphQL, db: Database, ns: str, ns_raw: str,
+                              args: argparse.Namespace) -> dict[str, float]:
+    """The same data through the API and by raw `UNWIND` through the driver, a batch of each
+    in turn, so Neo4j's background work (checkpoints, index merges) falls on both alike:
+    episodes/s and facts/s of each side."""
+    data = episodes(args.episodes, "plain")
+    spent = {"episodes": 0.0, "raw episodes": 0.0, "facts": 0.0, "raw facts": 0.0}
+
+    async def clocked(side: str, work: Awaitable[Any]) -> None:
+        began = time.perf_counter()
+        await work
+        spent[side] += time.perf_counter() - began
+
     for i in range(0, len(data), args.batch):
-        await db.driver.execute_query(RAW_INGEST, {"ns": ns,
-                                                   "rows": raw_rows(data[i:i + args.batch])})
-    episodes_rate = len(data) / (time.perf_counter() - began)
-    facts = raw_facts_of(range(min(args.facts, args.episodes)), prefix)
-    began = time.perf_counter()
-    for i in range(0, len(facts), args.batch):
-        await db.driver.execute_query(RAW_FACTS, {"ns": ns, "rows": facts[i:i + args.batch]})
-    return episodes_rate, len(facts) / (time.perf_counter() - began)
+        await clocked("episodes", gql(GQL_RECORD, ns=ns, eps=data[i:i + args.batch]))
+        await clocked("raw episodes", db.driver.execute_query(
+            RAW_INGEST, {"ns": ns_raw, "rows": raw_rows(data[i:i + args.batch])}))
+    count = min(args.facts, args.episodes)
+    for i in range(0, count, args.batch):
+        chunk = range(i, min(i + args.batch, count))
+        await clocked("facts", gql(GQL_FACTS, ns=ns, f=facts_of(chunk, "plain")))
+        await clocked("raw facts", db.driver.execute_query(
+            RAW_FACTS, {"ns": ns_raw, "rows": raw_facts_of(chunk, "plain")}))
+    return {side: (len(data) if "episodes" in side else count) / seconds
+            for side, seconds in spent.items()}
 
 
 async def timed(work: Callable[[], Awaitable[Any]], repeat: int) -> list[float]:
@@ -241,13 +252,15 @@ async def bench(args: argparse.Namespace) -> None:
     db = await connect(settings)
     ns_api, ns_raw = f"bench/{uuid.uuid4().hex[:8]}", f"bench/{uuid.uuid4().hex[:8]}-raw"
     # The write path alone first: no embedder, so no embedding worker sharing the CPUs (the
-    # raw side embeds nothing either). Then deleted, before a worker could embed it.
+    # raw side embeds nothing either), side by side with the raw writes. Then deleted,
+    # before a worker could embed it (the raw namespace stays: the reads use it).
     ns_plain = f"bench/{uuid.uuid4().hex[:8]}-plain"
     async with serving(settings.model_copy(update={"embedder": "none"}), db,
                        "bench-plain") as gql:
         warm = await warm_up(gql, db, args.batch)
-        plain_rate, plain_facts_rate = await ingest(gql, ns_plain, "plain", args)
-    raw_rate, raw_facts_rate = await raw_ingest(db, ns_raw, "raw", args)
+        rates = await ingest_side_by_side(gql, db, ns_plain, ns_raw, args)
+    plain_rate, plain_facts_rate = rates["episodes"], rates["facts"]
+    raw_rate, raw_facts_rate = rates["raw episodes"], rates["raw facts"]
     await delete_namespaces(db, [ns_plain, *warm], key_name="bench-plain")
     async with serving(settings, db, "bench") as gql:
         api_rate, facts_rate = await ingest(gql, ns_api, "api", args)
@@ -255,6 +268,12 @@ async def bench(args: argparse.Namespace) -> None:
             "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_api}))[0]]
         raw_fact_ids = [row["id"] for row in (await db.driver.execute_query(
             "MATCH (f:Fact {ns: $ns}) RETURN f.id AS id LIMIT 500", {"ns": ns_raw}))[0]]
+        # Everything embedded first: the reads are measured on a quiet service (a backlog
+        # being embedded would slow whichever side ran while it lasted), and every
+        # retriever has its full input.
+        embedder = embeddings.make_embedder(settings)
+        assert embedder is not None, "the retrieval rows need an embedder"
+        await embeddings.embed_all_pending(db, embedder, 512)
         counter = iter(range(10**9))
 
         async def api_lookup() -> None:
@@ -266,40 +285,44 @@ async def bench(args: argparse.Namespace) -> None:
                              "predicate": "likes"}, routing_="r")
             assert records
 
-        await timed(api_lookup, 30)
-        await timed(raw_lookup, 30)  # warm both
-        api_samples = await timed(api_lookup, args.lookups)
-        raw_samples = await timed(raw_lookup, args.lookups)
-        people = iter(range(10**9))
-        reads = {}
-        for label, api_doc, raw_doc, arg in (
-                ("entity neighbourhood", GQL_NEIGHBOURS, RAW_NEIGHBOURS, "person"),
-                ("2-hop traversal", GQL_TWO_HOPS, RAW_TWO_HOPS, "person"),
-                ("provenance", GQL_PROVENANCE, RAW_PROVENANCE, "fact")):
-            async def api_read(doc: str = api_doc, arg: str = arg) -> None:
-                n = next(people)
+        def api_read(doc: str, arg: str) -> Callable[[], Awaitable[None]]:
+            async def read() -> None:
+                n = next(counter)
                 if arg == "fact":
                     await gql(doc, ns=ns_api, id=fact_ids[n % len(fact_ids)])
                 else:
                     await gql(doc, ns=ns_api, s=f"person {n % 100}")
+            return read
 
-            async def raw_read(doc: str = raw_doc, arg: str = arg) -> None:
-                n = next(people)
+        def raw_read(doc: str, arg: str) -> Callable[[], Awaitable[None]]:
+            async def read() -> None:
+                n = next(counter)
                 params = {"ns": ns_raw, "id": raw_fact_ids[n % len(raw_fact_ids)]} \
                     if arg == "fact" else {"ns": ns_raw, "key": f"person {n % 100}"}
                 records, _, _ = await db.driver.execute_query(doc, params, routing_="r")
                 assert records
+            return read
 
-            await timed(api_read, 20)
-            await timed(raw_read, 20)
-            reads[label] = (await timed(api_read, args.lookups),
-                            await timed(raw_read, args.lookups))
+        read_works: dict[str, tuple[Callable[[], Awaitable[None]],
+                                    Callable[[], Awaitable[None]]]] = {
+            "fact lookup": (api_lookup, raw_lookup)}
+        for label, api_doc, raw_doc, arg in (
+                ("entity neighbourhood", GQL_NEIGHBOURS, RAW_NEIGHBOURS, "person"),
+                ("2-hop traversal", GQL_TWO_HOPS, RAW_TWO_HOPS, "person"),
+                ("provenance", GQL_PROVENANCE, RAW_PROVENANCE, "fact")):
+            read_works[label] = (api_read(api_doc, arg), raw_read(raw_doc, arg))
+        for api_work, raw_work in read_works.values():
+            await timed(api_work, 30)
+            await timed(raw_work, 30)  # warm both
+        # Interleaved in rounds, so a busy moment of the machine falls on both sides alike.
+        reads: dict[str, tuple[list[float], list[float]]] = {
+            label: ([], []) for label in read_works}
+        for _ in range(ROUNDS):
+            for label, (api_work, raw_work) in read_works.items():
+                reads[label][0].extend(await timed(api_work, max(1, args.lookups // ROUNDS)))
+                reads[label][1].extend(await timed(raw_work, max(1, args.lookups // ROUNDS)))
+        api_samples, raw_samples = reads.pop("fact lookup")
         rss_mb = _rss_mb()
-
-        # Retrieval: everything embedded first, so every retriever has its full input.
-        embedder = embeddings.make_embedder(settings)
-        assert embedder is not None, "the retrieval rows need an embedder"
-        await embeddings.embed_all_pending(db, embedder, 512)
         topics = iter(range(10**9))
 
         async def api_search() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -82,12 +83,22 @@ class Runtime:
                     webhooks.run_dispatcher(self.db, self.settings))
                 self._usage = asyncio.create_task(
                     usage.run_flusher(self.db, self.usage, self.settings.usage_flush_s))
+                _freeze_startup_objects()
                 self.ready, self.problem = True, None
             except GraphmemError as exc:
                 self.problem = exc.message
                 log.error("not ready: %s", exc.message)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
+
+
+def _freeze_startup_objects() -> None:
+    """What is loaded by now (schema, model, driver) lives as long as the process: moved out
+    of the collector's sight, a full collection no longer walks it. Collections took 7 ms of
+    a 500-episode `recordEpisodes` batch before this and 1.6 ms after (gc callbacks, 20
+    batches)."""
+    gc.collect()  # garbage first, or its cycles would be kept for good
+    gc.freeze()
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

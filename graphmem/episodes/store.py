@@ -228,14 +228,25 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
         if triggers is not None:
             await enqueue_after_record(tx, ns, rows, triggers, now)
 
-    created = {pos: Episode.from_row({**row, "ns": ns})
-               for (pos, _, _), row in zip(to_create, rows, strict=True)}
+    created = {pos: _recorded(ns, episode, row)
+               for (pos, episode, _), row in zip(to_create, rows, strict=True)}
     by_key = {e.external_id: e for e in created.values() if e.external_id is not None}
     result = [
         created.get(pos) or stored.get(ep.external_id or "") or by_key[ep.external_id or ""]
         for pos, ep in enumerate(batch)
     ]
     return RecordResult(result, created=len(created), duplicates=len(batch) - len(created))
+
+
+def _recorded(ns: Namespace, episode: NewEpisode, row: Row) -> Episode:
+    """The episode just stored from ``episode`` as ``row``, without reading the row back
+    (which would decrypt what was just sealed)."""
+    return Episode(id=row["id"], namespace=ns, content=episode.content, kind=episode.kind,
+                   occurred_at=row["occurred_at"], recorded_at=row["recorded_at"],
+                   external_id=episode.external_id, session_id=episode.session_id,
+                   seq=row["seq"], actor=episode.actor, metadata=episode.metadata,
+                   importance=episode.importance, sensitivity=episode.sensitivity,
+                   content_hash=row["content_hash"])
 
 
 async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode, str]],

@@ -36,6 +36,7 @@ from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.db.statements import split_statements, statement
 from graphmem.observability import metrics, tracing
+from graphmem.retrieval import background
 from graphmem.retrieval.transformer import TransformerEmbedder
 from graphmem.security import encryption, namespace_keys
 
@@ -51,7 +52,13 @@ class Embedder(Protocol):
     name: str  # model identity, recorded with the vector indexes
     dimension: int
 
-    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """A query's texts, on the request path."""
+        ...
+
+    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
+        """The worker's batches: CPU work yields to requests (`background`)."""
+        ...
 
 
 class WordLlamaEmbedder:
@@ -59,8 +66,14 @@ class WordLlamaEmbedder:
     dimension = 256
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        vectors = await asyncio.to_thread(_wordllama().embed, texts, norm=True)
-        return [row.tolist() for row in vectors]  # numpy rows to Python floats
+        return await asyncio.to_thread(_wordllama_embed, texts)
+
+    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
+        return await background.run(_wordllama_embed, texts)
+
+
+def _wordllama_embed(texts: list[str]) -> list[list[float]]:
+    return [row.tolist() for row in _wordllama().embed(texts, norm=True)]  # numpy to floats
 
 
 @cache
@@ -93,6 +106,9 @@ class OpenAIEmbedder:
             raise ConfigError(f"{self.name} returned vectors that are not {self.dimension}-"
                               "dimensional: set GRAPHMEM_EMBEDDING_DIMENSION to match")
         return vectors
+
+    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
+        return await self.embed(texts)  # a remote endpoint's work: awaiting costs no CPU
 
 
 def make_embedder(settings: Settings) -> Embedder | None:
@@ -154,7 +170,7 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
     with tracing.span("embedding batch", {"graphmem.embedder": embedder.name,
                                           "graphmem.nodes": len(rows)}):
         with metrics.timed(metrics.EMBEDDER_SECONDS, embedder.name), tracing.span("embed"):
-            embedded = await embedder.embed([row["text"] for row in texts]) if texts else []
+            embedded = await embedder.embed_backlog([row["text"] for row in texts]) if texts else []
         vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
         stored = await db.write("embeddings/store", model=embedder.name, rows=[
             {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}

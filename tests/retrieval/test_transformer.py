@@ -41,6 +41,15 @@ async def test_vectors_are_unit_length_and_in_the_order_asked(model: Transformer
     assert all(cosine(a, b) < 0.9 for a, b in zip(vectors, alone[1:] + alone[:1], strict=True))
 
 
+async def test_the_backlog_gets_the_vectors_of_the_request_path(
+        model: TransformerEmbedder) -> None:
+    """The worker's batches run chunk by chunk on the background threads, in parallel: each
+    text still gets the vector one pass over the same chunks gives it, in the order asked."""
+    texts = [f"turn {i}: {'and then we talked about the weather ' * (i % 5)}in Porto"
+             for i in range(transformer.BATCH * 3 + 5)]
+    assert await model.embed_backlog(texts) == await model.embed(texts)
+
+
 async def test_a_paraphrase_is_nearer_than_a_shared_word(model: TransformerEmbedder) -> None:
     """No content word is shared with the answer; the distractor shares one ("looks")."""
     question, answer, distractor = await model.embed([

@@ -1,0 +1,29 @@
+"""Background CPU work runs on threads that yield to requests."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+import pytest
+
+from graphmem.retrieval import background
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own priority is Linux's")
+async def test_background_threads_run_at_a_lower_priority_than_the_process() -> None:
+    def niceness(_: None) -> tuple[int, int]:
+        return threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0)
+
+    tid, nice = await background.run(niceness, None)
+    assert tid != threading.get_native_id()
+    assert nice == os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) \
+        + background.NICENESS
+
+
+async def test_chunks_come_back_in_order() -> None:
+    def double(chunk: list[int]) -> list[int]:
+        return [2 * n for n in chunk]
+
+    assert await background.map_chunks(double, list(range(23)), 5) == [2 * n for n in range(23)]
