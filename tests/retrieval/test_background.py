@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Sequence
 
 import pytest
 
@@ -23,7 +24,7 @@ async def test_background_threads_run_at_a_lower_priority_than_the_process() -> 
 
 
 async def test_chunks_come_back_in_order() -> None:
-    def double(chunk: list[int]) -> list[int]:
+    def double(chunk: Sequence[int]) -> list[int]:
         return [2 * n for n in chunk]
 
     assert await background.map_chunks(double, list(range(23)), 5) == [2 * n for n in range(23)]
