@@ -23,6 +23,7 @@ from graphmem.core.config import Settings
 from graphmem.core.errors import GraphmemError, Unauthenticated
 from graphmem.observability import tracing
 from graphmem.observability.logs import request_id
+from graphmem.retrieval import background
 from graphmem.security.auth import ANONYMOUS_ADMIN, NOBODY, KeyCache, Principal, authenticate
 from graphmem.security.rate_limit import RateLimiter
 
@@ -136,7 +137,8 @@ class GraphQLEndpoint:
             return
         scope["graphmem.principal"] = principal
         try:
-            await self.view(scope, _replay(body), send)
+            with background.requests.request():  # the embedding backlog waits for quiet
+                await self.view(scope, _replay(body), send)
         except _UnreadableBody as exc:  # raised while reading the body: nothing was sent yet
             reason = ("the body is not UTF-8" if str(exc) == "UnicodeDecodeError"
                       else "the body's JSON is nested too deeply")

@@ -1,10 +1,16 @@
-"""Threads for background CPU work (embedding the backlog) that yield to requests.
+"""Background work (embedding the backlog) that yields to requests, twice over.
 
-Their scheduling priority is lowered (on Linux a thread's nice value is its own), so a burst
-of writes is served, and Neo4j runs, at full speed while the backlog takes the CPU they
-leave, and all of it once they are idle. Without this, a serving process embedding a bulk
-load on two CPUs recorded episodes at about half the speed it does with the embedding
-elsewhere (`bin/bench`, "as serve runs" against "write path only").
+- **Its threads** run at a lower scheduling priority (on Linux a thread's nice value is its
+  own), so the CPU goes to requests first.
+- **Its batches** wait for a quiet moment: no request in flight for ``QUIET_S``, or at most
+  ``PATIENCE_S``. A batch also costs Neo4j work (storing vectors grows the vector index),
+  which no thread priority here can lower; during a burst of writes it is deferred instead,
+  and after the burst it runs at full speed. The bound keeps the backlog moving under
+  continuous load.
+
+Without either, a serving process embedding a bulk load on two CPUs recorded episodes at
+half the speed it did with no embedding (`bin/bench`, "as serve runs" against "write path
+only").
 """
 
 from __future__ import annotations
@@ -13,13 +19,16 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import TypeVar
 
 NICENESS = 10  # CFS gives such a thread about a tenth of a CPU its normal peers want
 MAX_THREADS = 4
+QUIET_S = 0.2  # no request for this long: a client between turns, not between batches
+PATIENCE_S = 5.0  # the longest a batch waits for quiet
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,3 +62,32 @@ async def map_chunks(work: Callable[[Sequence[T]], list[R]], items: Sequence[T],
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     done = await asyncio.gather(*(run(work, chunk) for chunk in chunks))
     return [result for chunk in done for result in chunk]
+
+
+class Activity:
+    """Requests in flight in this process, so background work can wait for a quiet moment."""
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.last_ended = 0.0  # time.monotonic()
+
+    @contextlib.contextmanager
+    def request(self) -> Iterator[None]:
+        self.in_flight += 1
+        try:
+            yield
+        finally:
+            self.in_flight -= 1
+            self.last_ended = time.monotonic()
+
+    def quiet(self) -> bool:
+        return self.in_flight == 0 and time.monotonic() - self.last_ended >= QUIET_S
+
+    async def until_quiet(self, patience: float = PATIENCE_S) -> None:
+        """Return once no request has run for ``QUIET_S``, or after ``patience`` seconds."""
+        deadline = time.monotonic() + patience
+        while not self.quiet() and time.monotonic() < deadline:
+            await asyncio.sleep(QUIET_S / 4)
+
+
+requests = Activity()  # the process's GraphQL requests (`api.http` counts them)

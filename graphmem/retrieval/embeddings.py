@@ -245,6 +245,7 @@ async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
                 waiting = await db.read("embeddings/pending_count")
                 metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
                 counted = time.monotonic()
+            await background.requests.until_quiet()
             done = await embed_pending(db, embedder, batch)
             delay = 0.5
             if not done:

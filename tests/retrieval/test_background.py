@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -28,3 +29,18 @@ async def test_chunks_come_back_in_order() -> None:
         return [2 * n for n in chunk]
 
     assert await background.map_chunks(double, list(range(23)), 5) == [2 * n for n in range(23)]
+
+
+async def test_background_batches_wait_for_a_quiet_moment_but_not_for_ever() -> None:
+    activity = background.Activity()
+    assert activity.quiet()  # nothing has run yet
+    with activity.request():
+        assert not activity.quiet()
+        began = time.monotonic()
+        await activity.until_quiet(patience=0.3)  # a request in flight: waits its patience
+        assert 0.3 <= time.monotonic() - began < 1.0
+    assert not activity.quiet()  # one just ended: a client between batches
+    began = time.monotonic()
+    await activity.until_quiet(patience=5.0)
+    assert background.QUIET_S <= time.monotonic() - began < 1.0
+    assert activity.quiet()
