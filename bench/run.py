@@ -10,7 +10,8 @@ and a raw batch in turn.
 Facts: `assertFacts` (with evidence) vs raw `UNWIND` writing the same edges, statement nodes
 and provenance links (no conflict resolution: the physical floor for this schema).
 Reads, once the backlog is embedded: fact lookup, entity neighbourhood, 2-hop traversal and
-provenance through GraphQL vs the equivalent Cypher, in alternating rounds. Memory: the resident size of this process, which hosts the service.
+provenance through GraphQL vs the equivalent Cypher, in alternating rounds. Memory: the
+resident size of this process, which hosts the service.
 Retrieval: `search` (all kinds, and episodes only) and `recall` through GraphQL vs one raw
 vector-index query, vs one raw statement querying the episodes' fulltext and vector indexes,
 and (all-kinds search) vs one raw statement querying both indexes of each of the four kinds:
