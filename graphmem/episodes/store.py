@@ -219,12 +219,14 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
             fresh[key] = (episode, digest)
         to_create.append((position, episode, digest))
 
-    rows = await _rows_with_seq(tx, ns, [(e, digest) for _, e, digest in to_create], now)
+    rows, last = await _rows_with_seq(tx, ns, [(e, digest) for _, e, digest in to_create], now)
     if rows:
-        await tx.run("episodes/create", ns=ns, episodes=rows, actors=actors_of(batch))
-        sessions = earliest_per_session(rows)
-        if sessions:
-            await tx.run("episodes/relink", ns=ns, sessions=sessions)
+        chained = chain_appended(rows, last)
+        await tx.run("episodes/create", ns=ns, episodes=rows, actors=actors_of(batch),
+                     links=chained.links, windows=chained.windows)
+        if chained.relink:
+            await tx.run("episodes/relink", ns=ns, sessions=earliest_per_session(
+                [row for row in rows if row["session_id"] in chained.relink]))
         if triggers is not None:
             await enqueue_after_record(tx, ns, rows, triggers, now)
 
@@ -250,7 +252,8 @@ def _recorded(ns: Namespace, episode: NewEpisode, row: Row) -> Episode:
 
 
 async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode, str]],
-                         now: datetime) -> list[Row]:
+                         now: datetime) -> tuple[list[Row], dict[str, Row]]:
+    """The new episodes' rows, and each session's last stored turn (none when it has none)."""
     counts: dict[str, int] = defaultdict(int)
     tokens: dict[str, int] = defaultdict(int)  # estimated, for the summary trigger
     for episode, _ in episodes:
@@ -258,6 +261,7 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
             counts[episode.session_id] += 1
             tokens[episode.session_id] += len(episode.content) // 4 + 1
     bases: dict[str, int] = {}
+    last: dict[str, Row] = {}
     if counts:
         reserved = await tx.run(
             "episodes/reserve_seq", ns=ns, now=now,
@@ -265,6 +269,7 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
                       for s, c in sorted(counts.items())],
         )
         bases = {row["session_id"]: row["base"] for row in reserved}
+        last = {row["session_id"]: row["last"] for row in reserved if row["last"] is not None}
     rows = []
     for episode, digest in episodes:
         seq = 0
@@ -272,7 +277,7 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
             bases[episode.session_id] += 1
             seq = bases[episode.session_id]
         rows.append(stored_row(ns, episode, digest, seq, now))
-    return _with_batch_context(rows)
+    return rows, last
 
 
 def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
@@ -297,19 +302,61 @@ def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
     }
 
 
-def _with_batch_context(rows: list[Row]) -> list[Row]:
-    """Give each new turn the one before it in the batch as its search context, so the
-    create statement indexes it once; `episodes/relink` only fills in (or corrects) turns
-    whose predecessor is already stored, instead of rewriting every new episode."""
-    previous: dict[str, Row] = {}
+@dataclass(frozen=True)
+class Chained:
+    links: list[Row]  # {from, to}: NEXT edges to create
+    windows: list[Row]  # {id, window}: stored turns whose search window changes
+    relink: set[str]  # sessions `episodes/relink` must rebuild
+
+
+def chain_appended(rows: list[Row], last: dict[str, Row]) -> Chained:
+    """Give each new turn its search context (the turn before it) and window (the turns
+    around it), and its place in its session's NEXT chain, wherever the batch only appends
+    to the session (no new turn occurred before its last stored one): the create statement
+    then writes them once. Sessions the batch inserts into are left to `episodes/relink`
+    (their new turns get the turn before them in the batch as context meanwhile). The
+    window is the one `episodes/relink` makes: keep the two alike."""
+    by_session: dict[str, list[Row]] = defaultdict(list)
     for row in sorted(rows, key=lambda r: (r["occurred_at"], r["seq"])):
-        sid = row["session_id"]
-        if sid is not None:
-            before = previous.get(sid)
+        if row["session_id"] is not None:
+            by_session[row["session_id"]].append(row)
+    links: list[Row] = []
+    windows: list[Row] = []
+    relink: set[str] = set()
+    for sid, turns in by_session.items():
+        head = last.get(sid)
+        if head is not None and turns[0]["occurred_at"] < parse_stored_datetime(
+                head["occurred_at"]):
+            relink.add(sid)
+            for before, row in zip([None, *turns], turns, strict=False):
+                row["context"] = before["content"] if before else None
+                row["context_actor"] = before["actor"] if before else None
+            continue
+        chain = ([head] if head is not None else []) + turns
+        for i, row in enumerate(turns, start=len(chain) - len(turns)):
+            before = chain[i - 1] if i > 0 else None
             row["context"] = before["content"] if before else None
             row["context_actor"] = before["actor"] if before else None
-            previous[sid] = row
-    return rows
+            row["window"] = window(row, chain[i + 1] if i + 1 < len(chain) else None)
+            if before is not None:
+                links.append({"from": before["id"], "to": row["id"]})
+        if head is not None:
+            windows.append({"id": head["id"], "window": window(head, turns[0])})
+    return Chained(links, windows, relink)
+
+
+def window(turn: Row, after: Row | None) -> str:
+    """A turn as BM25 sees it: the turn before it (its context), itself and the one after,
+    each with its speaker."""
+    def spoken(actor: str | None, text: str) -> str:
+        return f"{actor}: {text}" if actor is not None else text
+
+    parts = [spoken(turn["actor"], turn["content"])]
+    if turn.get("context") is not None:
+        parts.insert(0, spoken(turn.get("context_actor"), turn["context"]))
+    if after is not None:
+        parts.append(spoken(after["actor"], after["content"]))
+    return "\n".join(parts)
 
 
 def actors_of(batch: list[NewEpisode]) -> list[Row]:
