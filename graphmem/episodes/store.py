@@ -304,7 +304,7 @@ def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
 
 @dataclass(frozen=True)
 class Chained:
-    links: list[Row]  # {from, to}: NEXT edges to create
+    links: list[Row]  # NEXT edges to create: {head: stored id} or {from: index}, {to: index}
     windows: list[Row]  # {id, window}: stored turns whose search window changes
     relink: set[str]  # sessions `episodes/relink` must rebuild
 
@@ -316,6 +316,7 @@ def chain_appended(rows: list[Row], last: dict[str, Row]) -> Chained:
     then writes them once. Sessions the batch inserts into are left to `episodes/relink`
     (their new turns get the turn before them in the batch as context meanwhile). The
     window is the one `episodes/relink` makes: keep the two alike."""
+    place = {row["id"]: i for i, row in enumerate(rows)}  # in the create's list
     by_session: dict[str, list[Row]] = defaultdict(list)
     for row in sorted(rows, key=lambda r: (r["occurred_at"], r["seq"])):
         if row["session_id"] is not None:
@@ -338,8 +339,10 @@ def chain_appended(rows: list[Row], last: dict[str, Row]) -> Chained:
             row["context"] = before["content"] if before else None
             row["context_actor"] = before["actor"] if before else None
             row["window"] = window(row, chain[i + 1] if i + 1 < len(chain) else None)
-            if before is not None:
-                links.append({"from": before["id"], "to": row["id"]})
+            if before is head and head is not None:
+                links.append({"head": head["id"], "to": place[row["id"]]})
+            elif before is not None:
+                links.append({"from": place[before["id"]], "to": place[row["id"]]})
         if head is not None:
             windows.append({"id": head["id"], "window": window(head, turns[0])})
     return Chained(links, windows, relink)
