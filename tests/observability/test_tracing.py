@@ -71,7 +71,7 @@ async def test_a_request_is_one_trace_continuing_the_clients(
 
     statements = named(finished, "cypher ")
     by_id = {s.context.span_id: s for s in finished}
-    assert {"cypher episodes/create", "cypher episodes/relink"} <= {s.name for s in statements}
+    assert {"cypher episodes/reserve_seq", "cypher episodes/create"} <= {s.name for s in statements}
     for statement in statements:  # every statement sits in the request, most in its transaction
         assert request in ancestors(statement, by_id)
         assert statement.attributes and statement.attributes["db.system.name"] == "neo4j"
