@@ -328,21 +328,20 @@ def chain_appended(rows: list[Row], last: dict[str, Row]) -> Chained:
         head = last.get(sid)
         if head is not None and turns[0]["occurred_at"] < parse_stored_datetime(
                 head["occurred_at"]):
-            relink.add(sid)
-            for before, row in zip([None, *turns], turns, strict=False):
-                row["context"] = before["content"] if before else None
-                row["context_actor"] = before["actor"] if before else None
-            continue
+            relink.add(sid)  # context from the batch until the relink: no head here
+            head = None
         chain = ([head] if head is not None else []) + turns
-        for i, row in enumerate(turns, start=len(chain) - len(turns)):
-            before = chain[i - 1] if i > 0 else None
+        for i in range(len(chain) - len(turns), len(chain)):
+            row, before = chain[i], chain[i - 1] if i > 0 else None
             row["context"] = before["content"] if before else None
             row["context_actor"] = before["actor"] if before else None
+            if sid in relink:
+                continue
             row["window"] = window(row, chain[i + 1] if i + 1 < len(chain) else None)
-            if before is head and head is not None:
-                links.append({"head": head["id"], "to": place[row["id"]]})
-            elif before is not None:
-                links.append({"from": place[before["id"]], "to": place[row["id"]]})
+            if before is not None:
+                origin = {"head": head["id"]} if before is head \
+                    else {"from": place[before["id"]]}
+                links.append({**origin, "to": place[row["id"]]})
         if head is not None:
             windows.append({"id": head["id"], "window": window(head, turns[0])})
     return Chained(links, windows, relink)

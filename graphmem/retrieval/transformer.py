@@ -63,13 +63,22 @@ class TransformerEmbedder:
 
     async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
         """The worker's batches: forward passes on the background threads, one each."""
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        vectors = await background.map_chunks(
-            self.model.forward, [texts[i] for i in order], BATCH)
-        placed: list[list[float]] = [[] for _ in texts]
-        for i, vector in zip(order, vectors, strict=True):
-            placed[i] = vector
-        return placed
+        order = by_length(texts)
+        return in_given_order(order, await background.map_chunks(
+            self.model.forward, [texts[i] for i in order], BATCH))
+
+
+def by_length(texts: list[str]) -> list[int]:
+    """The texts' positions, shortest first: passes over texts of like length pad little."""
+    return sorted(range(len(texts)), key=lambda i: len(texts[i]))
+
+
+def in_given_order(order: list[int], vectors: list[list[float]]) -> list[list[float]]:
+    """Vectors made in ``order`` (positions), put back in the order the texts were given."""
+    placed: list[list[float]] = [[] for _ in order]
+    for i, vector in zip(order, vectors, strict=True):
+        placed[i] = vector
+    return placed
 
 
 def model_jar(home: Path) -> Path:
@@ -118,13 +127,10 @@ class _Model:
         self.tokenizer.enable_padding()
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        vectors: list[list[float]] = [[] for _ in texts]
-        for start in range(0, len(order), BATCH):
-            chunk = order[start:start + BATCH]
-            for i, vector in zip(chunk, self.forward([texts[i] for i in chunk]), strict=True):
-                vectors[i] = vector
-        return vectors
+        order = by_length(texts)
+        ordered = [texts[i] for i in order]
+        return in_given_order(order, [vector for start in range(0, len(ordered), BATCH)
+                                      for vector in self.forward(ordered[start:start + BATCH])])
 
     def forward(self, texts: Sequence[str]) -> list[list[float]]:
         """One pass over a few texts of similar length."""
