@@ -17,11 +17,9 @@ WHERE r.fact_id IS NOT NULL
                              AND (r.valid_to IS NULL OR r.valid_to > $valid_at)))
   AND NOT r.fact_id IN $seen_facts
 WITH DISTINCT r, m
-// Cut to the limit on the edges themselves (most recently true first), before reading any
-// statement node: a hub's thousands of edges cost a sort, not thousands of lookups.
+// Cut to the limit on the edges themselves (most recently true first). No statement node is
+// read: the edge carries its fact's id, and the API reads the facts only when they are asked.
 ORDER BY r.valid_from DESC, r.fact_id
 LIMIT $limit
-MATCH (fact:Fact {ns: $ns, id: r.fact_id}) USING INDEX SEEK fact:Fact(id)
-RETURN collect({fact: fact {.*, embedding: null}, from_id: startNode(r).id,
-                to_id: endNode(r).id,
+RETURN collect({fact_id: r.fact_id, from_id: startNode(r).id, to_id: endNode(r).id,
                 neighbour: m {.id, .name, .type, .datatype, .key, entity: m:Entity}}) AS rows

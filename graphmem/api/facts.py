@@ -236,9 +236,14 @@ class AssertedFact:
 
     @resolver("The stored fact.")
     async def fact(self, info: Info) -> Fact:
-        ctx, ns = info.context, Namespace(self.namespace)
-        loader = ctx.loader("facts", ns, lambda ids: domain.in_order(ctx.db, ns, ids))
-        return Fact.of(await loader.load(self.fact_id))
+        return await load_fact(info.context, Namespace(self.namespace), self.fact_id)
+
+
+async def load_fact(ctx: Context, ns: Namespace, fact_id: str) -> Fact:
+    """A fact by id, for a field that holds only the id: every such field of a request is read
+    in one statement, and only when a query selects it."""
+    loader = ctx.loader("facts", ns, lambda ids: domain.in_order(ctx.db, ns, ids))
+    return Fact.of(await loader.load(fact_id))
 
 
 @strawberry.input(description="Filters for `facts`; all optional, combined with AND.")

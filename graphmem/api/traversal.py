@@ -9,8 +9,10 @@ import strawberry
 
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Info
-from graphmem.api.facts import Fact
+from graphmem.api.facts import Fact, load_fact
+from graphmem.api.fields import resolver
 from graphmem.api.pagination import Connection, to_connection
+from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.facts import timeline as timeline_domain
 from graphmem.facts import traversal as domain
@@ -38,10 +40,16 @@ class GraphNode:
 
 @strawberry.type(description="A fact edge met on the walk, oriented subject → object.")
 class GraphEdge:
-    fact: Fact = strawberry.field(description="The fact the edge stands for.")
+    namespace: strawberry.Private[str]
+    fact_id: strawberry.Private[str]
     from_id: strawberry.ID = strawberry.field(description="The subject node's id.")
     to_id: strawberry.ID = strawberry.field(description="The object node's id.")
     depth: int = strawberry.field(description="The hop at which it was found (1..depth).")
+
+    @resolver("The fact the edge stands for (read only when a query selects it: a walk that "
+              "draws the graph needs only ids).")
+    async def fact(self, info: Info) -> Fact:
+        return await load_fact(info.context, Namespace(self.namespace), self.fact_id)
 
 
 @strawberry.type(description="The neighbourhood of an entity: nodes and the fact edges "
@@ -83,7 +91,7 @@ async def traverse(
         valid_at=valid_at, include_history=include_history, limit=limit))
     return Traversal(
         root=GraphNode.of(walked.root), nodes=[GraphNode.of(n) for n in walked.nodes],
-        edges=[GraphEdge(fact=Fact.of(e.fact), from_id=strawberry.ID(e.from_id),
+        edges=[GraphEdge(namespace=ns, fact_id=e.fact_id, from_id=strawberry.ID(e.from_id),
                          to_id=strawberry.ID(e.to_id), depth=e.depth) for e in walked.edges],
         truncated=walked.truncated)
 

@@ -17,7 +17,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import require_aware, to_native
 from graphmem.db.database import Database, Row
 from graphmem.facts import entities
-from graphmem.facts.model import CURRENT, Fact, FactStatus
+from graphmem.facts.model import CURRENT, FactStatus
 
 MAX_DEPTH = 4
 MAX_EDGES = 1000
@@ -41,7 +41,7 @@ class Node:
 
 @dataclass(frozen=True)
 class Edge:
-    fact: Fact
+    fact_id: str  # the fact is read when wanted: a walk that draws the graph needs only ids
     from_id: str
     to_id: str
     depth: int
@@ -91,8 +91,8 @@ async def traverse(db: Database, ns: Namespace, walk: Walk) -> Traversal:
             if len(edges) == walk.limit:
                 truncated = True
                 break
-            fact = Fact.from_row(row["fact"])
-            edges.setdefault(fact.id, Edge(fact, row["from_id"], row["to_id"], depth))
+            edges.setdefault(row["fact_id"],
+                             Edge(row["fact_id"], row["from_id"], row["to_id"], depth))
             neighbour = _node(row["neighbour"], depth)
             if neighbour.id not in nodes:
                 nodes[neighbour.id] = neighbour
