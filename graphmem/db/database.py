@@ -41,7 +41,7 @@ from neo4j.graph import Node, Path, Relationship
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConcurrentChange, ConfigError, DatabaseUnavailable, GraphmemError
 from graphmem.core.namespaces import lucene_key
-from graphmem.db import bolt
+from graphmem.db import bolt, rider
 from graphmem.db.statements import statement
 from graphmem.observability import metrics, tracing
 
@@ -225,22 +225,32 @@ class Database:
             bookmark_manager=self.driver.execute_query_bookmark_manager)
 
     async def transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
-        """Run ``work`` as one write transaction (retried as a whole on transient errors)."""
+        """Run ``work`` as one write transaction (retried as a whole on transient errors),
+        with the request's rider, if one is waiting (``graphmem.db.rider``)."""
 
         attempts = 0
+        passenger, this = rider.current(), object()
 
         async def unit(tx: AsyncManagedTransaction) -> T:
             nonlocal attempts
             attempts += 1
-            return await work(Tx(tx, self))
+            result = await work(Tx(tx, self))
+            if passenger is not None and passenger.joins(this):
+                await passenger.work(Tx(tx, self))
+            return result
 
         with tracing.span("transaction", kind="client", child_only=True) as span:
+            committed = False
             try:
                 async with self._session() as session:
-                    return await session.execute_write(unit)
+                    result = await session.execute_write(unit)
+                    committed = True
+                return result
             except UNAVAILABLE as exc:
                 raise self._retryable(exc) from exc
             finally:
+                if passenger is not None:
+                    passenger.settle(this, committed)
                 if span is not None:  # above 1 when the driver retried a transient error
                     span.set_attribute("graphmem.attempts", attempts)
 
