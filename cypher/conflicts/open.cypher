@@ -9,7 +9,8 @@ CALL (conflict, c) {
   CREATE (conflict)-[:CANDIDATE]->(f)
   SET f.status = 'disputed', conflict.subject = f.subject, conflict.predicate = f.predicate
   WITH f, s
-  MATCH (s)-[edge {fact_id: f.id}]->()
+  MATCH (f)-[:OBJECT]->(o)
+  MATCH (s)-[edge {fact_id: f.id}]->(o)  // between its two ends: not every edge of a hub
   SET edge.status = 'disputed'
 }
 RETURN count(conflict) AS opened

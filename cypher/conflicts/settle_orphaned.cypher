@@ -26,7 +26,8 @@ CALL () {
     AND NOT EXISTS { (f)<-[:CANDIDATE]-(c) WHERE c.status = 'open' }  // c: a Conflict
   SET f.status = 'active'
   WITH f, s
-  MATCH (s)-[edge {fact_id: f.id}]->()
+  MATCH (f)-[:OBJECT]->(o)
+  MATCH (s)-[edge {fact_id: f.id}]->(o)  // between its two ends: not every edge of a hub
   SET edge.status = 'active'
   RETURN count(f) AS released
 }

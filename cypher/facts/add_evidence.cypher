@@ -11,8 +11,8 @@ CALL (f, u) {
     ON CREATE SET ev.at = $now
 }
 CALL (f) {
-  MATCH (f)-[:SUBJECT]->(s)
-  MATCH (s)-[r {fact_id: f.id}]->()
+  MATCH (s)<-[:SUBJECT]-(f)-[:OBJECT]->(o)
+  MATCH (s)-[r {fact_id: f.id}]->(o)  // between its two ends: not every edge of a hub subject
   SET r.confidence = f.confidence
 }
 RETURN count(f) AS updated

@@ -6,7 +6,8 @@ WHERE f.retracted_at IS NULL OR f.retracted_at = $now
 SET f.status = $status, f.retracted_at = $now, f.reason = e.reason, f.ended_by = $actor
 WITH f, s
 CALL (f, s) {
-  MATCH (s)-[edge {fact_id: f.id}]->()
+  MATCH (f)-[:OBJECT]->(o)
+  MATCH (s)-[edge {fact_id: f.id}]->(o)  // between its two ends: not every edge of a hub
   SET edge.status = f.status
 }
 RETURN count(f) AS ended

@@ -5,6 +5,7 @@ MATCH (ep:Episode {ns: $ns, id: $episode_id}) USING INDEX SEEK ep:Episode(id)
 SET f.status = 'retracted', f.retracted_at = $now, f.reason = $reason, f.ended_by = $actor
 CREATE (f)-[:RETRACTED_IN]->(ep)
 WITH f, s
-MATCH (s)-[edge {fact_id: f.id}]->()
+MATCH (f)-[:OBJECT]->(o)
+MATCH (s)-[edge {fact_id: f.id}]->(o)  // between its two ends: not every edge of a hub
 SET edge.status = 'retracted'
 RETURN f.id AS id

@@ -25,7 +25,8 @@ CALL (old, fact) {
   RETURN count(c) AS joined
 }
 WITH fact, joined
-MATCH (fact)-[:SUBJECT]->(s)-[edge {fact_id: fact.id}]->()
+MATCH (s)<-[:SUBJECT]-(fact)-[:OBJECT]->(o)
+MATCH (s)-[edge {fact_id: fact.id}]->(o)  // between its two ends: not every edge of a hub
 SET fact.status = CASE WHEN joined > 0 THEN 'disputed' ELSE fact.status END,
     edge.status = fact.status
 RETURN count(fact) AS revised

@@ -7,7 +7,8 @@ WHERE f.retracted_at IS NULL AND f.pinned_at IS NULL
 SET f.status = 'retracted', f.retracted_at = $now, f.reason = $reason, f.ended_by = $actor
 WITH f, s
 CALL (f, s) {
-  MATCH (s)-[edge {fact_id: f.id}]->()
+  MATCH (f)-[:OBJECT]->(o)
+  MATCH (s)-[edge {fact_id: f.id}]->(o)  // between its two ends: not every edge of a hub
   SET edge.status = 'retracted'
 }
 RETURN collect(f.id) AS retracted
