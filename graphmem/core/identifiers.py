@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import NewType
 
 from graphmem.core.errors import InvalidInput
@@ -17,6 +18,7 @@ RelType = NewType("RelType", str)
 
 _PREDICATE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _REL_TYPE = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
+_SEPARATORS = re.compile(r"[\s\-]+")
 # Types graphmem uses for its own structure; a predicate may not impersonate them. A test
 # reads every statement in cypher/ and fails when one uses a type missing here.
 RESERVED = frozenset({
@@ -26,10 +28,11 @@ RESERVED = frozenset({
 })
 
 
+@lru_cache(maxsize=4096)  # a batch names a few predicates hundreds of times
 def normalise_predicate(raw: str) -> str:
     """``"Works at"`` → ``works_at``: NFKC, lower case, runs of spaces/hyphens to ``_``."""
     text = unicodedata.normalize("NFKC", raw).strip().lower()
-    text = re.sub(r"[\s\-]+", "_", text)
+    text = _SEPARATORS.sub("_", text)
     if not _PREDICATE.fullmatch(text):
         raise InvalidInput(
             f"invalid predicate {raw[:80]!r}: use a lower-case word like works_at "
@@ -39,6 +42,7 @@ def normalise_predicate(raw: str) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
 def relationship_type(predicate: str) -> RelType:
     """The Neo4j relationship type for a normalised predicate (``works_at`` → ``WORKS_AT``)."""
     rel = predicate.upper()
