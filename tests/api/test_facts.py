@@ -44,7 +44,7 @@ async def test_reasserting_adds_evidence_instead_of_a_duplicate(
     assert again["assertFacts"][0]["fact"]["confidence"] == 0.8
     assert {e["externalId"] for e in again["assertFacts"][0]["fact"]["evidence"]} == {"m1", "m2"}
     edges, statements = await edges_and_statements(db, ns)
-    assert len(edges) == len(statements) == 1
+    assert edges == statements and len(edges) == 1  # the edge's confidence was raised too
 
 
 async def test_facts_query_filters_by_subject_alias_and_predicate(

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 import pytest
+from neo4j.exceptions import ConstraintError
 
 from graphmem.db import rider
 from graphmem.db.database import Database, Tx
@@ -47,6 +48,14 @@ async def test_a_failed_transaction_takes_it_down_and_the_next_carries_it(
         await db.transaction(noting("next", ns))
     assert riding.committed
     assert await noted(db, ns) == ["next", "ride"]
+
+
+async def test_when_its_own_work_fails_the_transaction_fails_with_it(
+        db: Database, ns: str) -> None:
+    # The same id twice: a constraint violation, once the rider has joined.
+    with rider.riding(noting("change", ns)) as riding, pytest.raises(ConstraintError):
+        await db.transaction(noting("change", ns))
+    assert not riding.committed and await noted(db, ns) == [], "no change without its record"
 
 
 async def test_without_a_transaction_it_never_commits(db: Database, ns: str) -> None:

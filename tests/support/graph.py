@@ -65,12 +65,12 @@ def _sorted_properties(props: dict[str, Any]) -> list[tuple[str, Any]]:
 async def edges_and_statements(db: Database, ns: str) -> tuple[list[Any], list[Any]]:
     edges, _, _ = await db.driver.execute_query(
         """MATCH (s {ns: $ns})-[r]->(o) WHERE r.fact_id IS NOT NULL
-           RETURN r.fact_id AS id, type(r) AS type, s.id AS s, o.id AS o, r.status AS status
-           ORDER BY id""", {"ns": ns})
+           RETURN r.fact_id AS id, type(r) AS type, s.id AS s, o.id AS o, r.status AS status,
+                  r.confidence AS confidence ORDER BY id""", {"ns": ns})
     statements, _, _ = await db.driver.execute_query(
         """MATCH (f:Fact {ns: $ns})-[:SUBJECT]->(s), (f)-[:OBJECT]->(o)
            RETURN f.id AS id, toUpper(f.predicate) AS type, s.id AS s, o.id AS o,
-                  f.status AS status ORDER BY id""", {"ns": ns})
+                  f.status AS status, f.confidence AS confidence ORDER BY id""", {"ns": ns})
     return [dict(r) for r in edges], [dict(r) for r in statements]
 
 
