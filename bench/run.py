@@ -184,6 +184,10 @@ async def warm_up(gql: GraphQL, db: Database, batch: int) -> list[str]:
         await gql(GQL_FACTS, ns=ns_api, f=facts_of(range(i, i + batch), "warm"))
         await db.driver.execute_query(RAW_FACTS, {
             "ns": ns_raw, "rows": raw_facts_of(range(i, i + batch), "warm")})
+    # Facts said again: re-asserting runs statements a first assertion does not (the raw side
+    # has no such path), and the measured runs re-assert once facts outnumber the 3,700 pairs.
+    for i in range(0, 2 * batch, batch):
+        await gql(GQL_FACTS, ns=ns_api, f=facts_of(range(i, i + batch), "warm"))
     return [ns_api, ns_raw]
 
 
