@@ -234,9 +234,10 @@ class Database:
         async def unit(tx: AsyncManagedTransaction) -> T:
             nonlocal attempts
             attempts += 1
-            result = await work(Tx(tx, self))
+            running = Tx(tx, self)
+            result = await work(running)
             if passenger is not None and passenger.joins(this):
-                await passenger.work(Tx(tx, self))
+                await passenger.work(running)
             return result
 
         with tracing.span("transaction", kind="client", child_only=True) as span:
