@@ -8,7 +8,9 @@
 // session and time, for the conversation priors; other kinds at most $limit.
 // Filters: episodes by session and time range; facts believed now and valid at $valid_at
 // unless $history; summaries by session (stale ones rank, and say so); an entity alias hit
-// counts for the entity it names. Lucene queries require the namespace's exact token
+// counts for the entity it names. Archived episodes have no words left in the graph
+// (their content is a placeholder, which matched every query for "archived"): vector search
+// finds them by the embedding they keep. Lucene queries require the namespace's exact token
 // (ns_key), so no other namespace's text takes a candidate's place; `node.ns = $ns` checks it.
 // The vector indexes span namespaces and cannot filter, so each vector list also counts the
 // $k[kind] nearest that were close enough but filtered out: when that left the list short,
@@ -18,7 +20,7 @@ CALL () {
   WITH $lucene.episode AS lucene WHERE lucene IS NOT NULL
   CALL db.index.fulltext.queryNodes('episode_search', lucene, {limit: $lucene_limit})
   YIELD node, score
-  WHERE node.ns = $ns
+  WHERE node.ns = $ns AND node.archived_at IS NULL  // its text is the archive's placeholder
     AND ($session_id IS NULL OR node.session_id = $session_id)
     AND ($start IS NULL OR node.occurred_at >= $start)
     AND ($end IS NULL OR node.occurred_at < $end)

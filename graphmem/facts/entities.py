@@ -57,6 +57,13 @@ def clean_name(name: str, field: str = "name") -> str:
     return cleaned
 
 
+def forget_names() -> None:
+    """Drop the names kept normalised in this process: after an erasure, an erased name must
+    not outlive it here (nothing reads them back, but a memory dump would)."""
+    entity_key.cache_clear()
+    clean_name.cache_clear()
+
+
 async def resolve(tx: Tx, ns: Namespace, names: dict[str, str | None]) -> dict[str, str]:
     """Entity ids for display names (name -> type), creating missing entities. Keyed by key."""
     if not names:

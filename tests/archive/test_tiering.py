@@ -83,6 +83,10 @@ async def test_archived_episodes_keep_their_place_and_come_back_identical(
     hits = found["search"]["hits"]
     assert hits and all(h["episode"]["archivedAt"] for h in hits)
     assert {m["retriever"] for m in hits[0]["matches"]} == {"vector"}
+    placeholder = await gql.ok("""query($ns: String!) { search(namespace: $ns, query:
+        "archived", kinds: [EPISODE]) { hits { matches { retriever } } } }""", ns=ns)
+    assert not [m for h in placeholder["search"]["hits"] for m in h["matches"]
+                if m["retriever"] == "bm25"]  # the placeholder is no text of theirs
 
     wanted = [e["externalId"] for e in before[:100]]
     back = (await gql.ok(REHYDRATE, ns=ns, ids=wanted))["rehydrate"]
