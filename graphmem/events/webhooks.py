@@ -29,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from graphmem.core.backoff import backoff
 from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
@@ -182,11 +183,11 @@ async def _send(http: httpx.AsyncClient, row: Row, settings: Settings) -> Row:
     done = status is not None and 200 <= status < 300
     now = datetime.now(UTC)
     spent = attempt >= settings.webhook_max_attempts
-    backoff = min(settings.webhook_backoff_s * 2 ** (attempt - 1), settings.job_backoff_cap_s)
     return {"id": row["id"], "attempts": attempt, "last_status": status, "last_error": error,
             "state": "delivered" if done else "failed" if spent else "pending",
             "delivered_at": to_native(now) if done else None,
-            "next_at": None if done or spent else to_native(now + timedelta(seconds=backoff))}
+            "next_at": None if done or spent else to_native(
+                now + backoff(attempt, settings.webhook_backoff_s, settings.job_backoff_cap_s))}
 
 
 async def run_dispatcher(db: Database, settings: Settings) -> None:

@@ -46,10 +46,10 @@ async def merge_entities(db: Database, ns: Namespace, into: str, merged: str,
 async def _merge(tx: Tx, ns: Namespace, into_name: str, merged_name: str,
                  actor: str | None, reason: str | None) -> MergeReport:
     into = await _find(tx, ns, into_name, "into")
-    merged = await _find(tx, ns, merged_name, "entity")
+    merged = await _find(tx, ns, merged_name, "from")  # the arguments' names in the API
     if into.id == merged.id:
         raise InvalidInput(f"{merged_name!r} and {into_name!r} are already one entity",
-                           field="entity")
+                           field="from")
     # Every entity sharing a fact with either changes too (names, identities, statuses).
     neighbours = [row["id"] for row in await tx.run("entities/neighbours", ns=ns,
                                                     ids=[into.id, merged.id])]

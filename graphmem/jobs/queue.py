@@ -11,13 +11,13 @@ the error (never memory content) until ``retryJob``.
 
 from __future__ import annotations
 
-import random
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from graphmem.core.backoff import backoff
 from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput, LeaseLost, NotFound
 from graphmem.core.namespaces import Namespace
@@ -235,12 +235,6 @@ async def fail(db: Database, claim: Claim, error: str, settings: Settings,
         return job
 
     return await db.transaction(record)
-
-
-def backoff(attempt: int, base_s: float, cap_s: float) -> timedelta:
-    """Exponential with full jitter, so jobs failing together do not retry together."""
-    ceiling = min(cap_s, base_s * 2 ** max(0, attempt - 1))
-    return timedelta(seconds=random.uniform(ceiling / 2, ceiling))
 
 
 async def retry(db: Database, ns: Namespace, job_id: str) -> Job:

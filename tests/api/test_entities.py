@@ -62,10 +62,12 @@ async def test_bad_merges_are_typed_errors_writing_nothing(gql: GraphQLClient, d
     await gql.ok("""mutation($ns: String!) { addAlias(namespace: $ns, name: "Alice",
                     alias: "Ali") { id } }""", ns=ns)
     before = await graph_size(db)
-    for source, into, code in (("Nobody", "Alice", "NOT_FOUND"), ("Alice", "Nobody", "NOT_FOUND"),
-                               ("Ali", "alice", "INVALID_INPUT")):
+    for source, into, code, field in (("Nobody", "Alice", "NOT_FOUND", "from"),
+                                      ("Alice", "Nobody", "NOT_FOUND", "into"),
+                                      ("Ali", "alice", "INVALID_INPUT", "from")):
         result = await gql(MERGE, ns=ns, **{"from": source, "into": into})
-        assert result["errors"][0]["extensions"]["code"] == code, (source, into)
+        error = result["errors"][0]["extensions"]
+        assert (error["code"], error["field"]) == (code, field), (source, into)
     assert await graph_size(db) == before
 
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from graphmem.core.backoff import backoff
 from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput, LeaseLost
 from graphmem.core.namespaces import Namespace
@@ -150,6 +151,6 @@ async def test_retry_is_for_failed_or_waiting_jobs(db: Database, ns: str) -> Non
 
 
 def test_backoff_doubles_up_to_the_cap() -> None:
-    delays = [jobs.backoff(n, 2.0, 30.0).total_seconds() for n in range(1, 7)]
+    delays = [backoff(n, 2.0, 30.0).total_seconds() for n in range(1, 7)]
     assert 1.0 <= delays[0] <= 2.0 and 8.0 <= delays[3] <= 16.0
     assert all(15.0 <= d <= 30.0 for d in delays[4:])
