@@ -157,6 +157,8 @@ def body_of(row: Row) -> bytes:
 async def deliver_due(db: Database, http: httpx.AsyncClient, settings: Settings) -> int:
     """Claim the deliveries that are due, send them, record each outcome; how many were."""
     now = datetime.now(UTC)
+    if not (await db.read("webhooks/due", now=to_native(now)))[0]["due"]:
+        return 0
     claimed = await db.write("webhooks/claim", now=to_native(now), limit=CLAIM_BATCH,
                              lease_until=to_native(now + LEASE))
     outcomes = await asyncio.gather(*(_send(http, row, settings) for row in claimed))

@@ -50,6 +50,7 @@ UNSCOPED = {  # statement -> why it is not about one namespace
                                  "created in the summary's own namespace",
     "events/prune": "drops every namespace's events past their keeping time",
     "webhooks/claim": "the service-wide delivery queue; a delivery carries its namespace",
+    "webhooks/due": "whether that queue holds a due delivery",
     "webhooks/record": "writes a claimed delivery's outcome back by id",
     "portability/checkpoint": "an import's progress, by a digest of file and target",
     "portability/checkpoint_line": "an import's progress, by a digest of file and target",
