@@ -234,6 +234,12 @@ async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int
             return total
 
 
+async def _claimable(db: Database) -> bool:
+    """Whether a claim would find anything (asked with a read, before a claim's write)."""
+    rows = await db.read("embeddings/claimable", now=to_native(datetime.now(UTC)))
+    return bool(rows[0]["claimable"])
+
+
 async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
     """Forever: embed what waits, rest briefly when nothing does. Failures back off. The
     queue gauge is counted every few seconds, not every batch (it competes with writes)."""
@@ -246,7 +252,7 @@ async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
                 metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
                 counted = time.monotonic()
             await background.requests.until_quiet()
-            done = await embed_pending(db, embedder, batch)
+            done = await embed_pending(db, embedder, batch) if await _claimable(db) else 0
             delay = 0.5
             if not done:
                 await asyncio.sleep(0.5)

@@ -28,6 +28,7 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "browser/01_namespaces": "lists the namespaces, for a person exploring in Browser",
     "memory/namespaces": "lists the namespaces under a key's prefix grant (viewer), names only",
     "embeddings/claim": "the service-wide embedding queue; writes back by node id",
+    "embeddings/claimable": "whether that queue holds a node no worker has claimed",
     "embeddings/release": "gives a claimed batch of the service-wide queue back, by node id",
     "embeddings/pending_count": "the size of that queue",
     "embeddings/store": "writes vectors to queued nodes by id",

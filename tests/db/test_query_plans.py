@@ -24,6 +24,7 @@ SCANS = {"NodeByLabelScan", "AllNodesScan", "DirectedAllRelationshipsScan",
 ALLOWED = {  # statement -> why a scan is right there
     "browser/01_namespaces": "lists every namespace: a person exploring in Browser",
     "embeddings/claim": "EmbedPending holds only what waits: the label is the work queue",
+    "embeddings/claimable": "the same queue, read to see whether it holds anything",
     "memory/stats": "counts the namespace's share of the (small) EmbedPending queue",
     "embeddings/mark_all": "re-embedding touches every embeddable node on purpose",
     "embeddings/space": "one EmbeddingSpace node per database",
