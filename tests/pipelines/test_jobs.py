@@ -1,4 +1,5 @@
-"""The job queue over the real Neo4j: atomic claims, backoff, poison jobs, leases, retry."""
+"""The job queue over the real Neo4j: atomic claims, poison jobs, leases, retry (the retry
+delay itself: tests/core/test_backoff.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 
-from graphmem.core.backoff import backoff
 from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput, LeaseLost
 from graphmem.core.namespaces import Namespace
@@ -148,11 +148,3 @@ async def test_retry_is_for_failed_or_waiting_jobs(db: Database, ns: str) -> Non
     other = Namespace(ns + "-other")
     with pytest.raises(Exception, match="no job"):
         await jobs.retry(db, other, job_id)  # another namespace cannot see it
-
-
-def test_backoff_doubles_up_to_the_cap() -> None:
-    delays = [backoff(n, 2.0, 30.0).total_seconds() for n in range(1, 7)]
-    assert 1.0 <= delays[0] <= 2.0 and 8.0 <= delays[3] <= 16.0
-    assert all(15.0 <= d <= 30.0 for d in delays[4:])
-    # Jittered: attempts that failed together (a webhook's deliveries) spread out.
-    assert len({backoff(3, 2.0, 30.0) for _ in range(20)}) > 1
