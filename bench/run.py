@@ -11,7 +11,7 @@ Facts: `assertFacts` (with evidence) vs raw `UNWIND` writing the same edges, sta
 and provenance links (no conflict resolution: the physical floor for this schema).
 Reads, once the backlog is embedded: fact lookup, entity neighbourhood, 2-hop traversal and
 provenance through GraphQL vs the equivalent Cypher, in alternating rounds. Memory: the
-resident size of this process, which hosts the service.
+resident size of this process, which hosts the service, and of its background process.
 Retrieval: `search` (all kinds, and episodes only) and `recall` through GraphQL vs one raw
 vector-index query, vs one raw statement querying the episodes' fulltext and vector indexes,
 and (all-kinds search) vs one raw statement querying both indexes of each of the four kinds:
@@ -328,7 +328,7 @@ async def bench(args: argparse.Namespace) -> None:
                 reads[label][0].extend(await timed(api_work, max(1, args.lookups // ROUNDS)))
                 reads[label][1].extend(await timed(raw_work, max(1, args.lookups // ROUNDS)))
         api_samples, raw_samples = reads.pop("fact lookup")
-        rss_mb = _rss_mb()
+        rss_mb, background_mb = _rss_mb(), _children_rss_mb()
         topics = iter(range(10**9))
 
         async def api_search() -> None:
@@ -411,6 +411,7 @@ async def bench(args: argparse.Namespace) -> None:
             print(f"{label + ' ' + tag + ' (ms)':<34}{api_ms:>14.2f}{raw_ms:>14.2f}"
                   f"{api_ms / raw_ms:>8.2f}x")
     print(f"{'service process RSS (MB)':<34}{rss_mb:>14.0f}")
+    print(f"{'  its background process (MB)':<34}{background_mb:>14.0f}")
     print(f"\nretrieval over {args.episodes} episodes, {args.searches} queries each; baselines: "
           "one raw vector-index query; one raw statement querying the episodes' fulltext and "
           "vector indexes; one querying both indexes of all four kinds (each embeds its query "
@@ -431,13 +432,27 @@ async def bench(args: argparse.Namespace) -> None:
         print(f"  {statement:<32}{seconds / PROFILED * 1000:>8.2f}")
 
 
-def _rss_mb() -> float:
-    """Resident memory of this process, which hosts the whole service (app, driver, the
-    local embedding model)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def _rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of a process: by default this one, which hosts the service (app,
+    driver, the embedding model for queries)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def _children_rss_mb() -> float:
+    """Resident memory of this process's children: the background process embedding the
+    backlog (its own copy of the model)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The parent's pid is the second field after the name, which is in parentheses.
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                total += _rss_mb(stat.parent.name)
+        except (OSError, ValueError, IndexError):
+            continue  # exited meanwhile
+    return total
 
 
 def _statement_seconds() -> dict[str, float]:

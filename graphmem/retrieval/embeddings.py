@@ -57,7 +57,7 @@ class Embedder(Protocol):
         ...
 
     async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
-        """The worker's batches: CPU work yields to requests (`background`)."""
+        """The worker's batches: CPU work yields to requests (the `background` process)."""
         ...
 
 

@@ -1,34 +1,64 @@
-"""Background CPU work runs on threads that yield to requests."""
+"""Background CPU work runs in a process of its own that yields to requests and to Neo4j."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
-import threading
 import time
-from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 from graphmem.retrieval import background
 
-
-@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own priority is Linux's")
-async def test_background_threads_run_at_a_lower_priority_than_the_process() -> None:
-    def niceness(_: None) -> tuple[int, int]:
-        return threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0)
-
-    tid, nice = await background.run(niceness, None)
-    assert tid != threading.get_native_id()
-    assert nice == os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) \
-        + background.NICENESS
+ROOT = Path(__file__).resolve().parents[2]
+AUTOGROUP = Path("/proc/self/autogroup")
 
 
-async def test_chunks_come_back_in_order() -> None:
-    def double(chunk: Sequence[int]) -> list[int]:
-        return [2 * n for n in chunk]
+def where_it_runs(_: None) -> tuple[int, int, int, str]:
+    """Run in the background process (module level: work is sent by name)."""
+    group = AUTOGROUP.read_text() if AUTOGROUP.exists() else ""
+    return os.getpid(), os.getsid(0), os.getpriority(os.PRIO_PROCESS, 0), group
 
-    assert await background.map_chunks(double, list(range(23)), 5) == [2 * n for n in range(23)]
+
+@pytest.mark.skipif(sys.platform != "linux", reason="sessions' autogroups are Linux's")
+async def test_background_work_runs_in_a_session_of_its_own_at_the_lowest_priority() -> None:
+    """A session of its own: on Linux, CPU is shared between sessions before nice values
+    count, so a niced thread of the service still took half the CPUs from Neo4j."""
+    pid, session, nice, group = await background.run(where_it_runs, None)
+    assert pid != os.getpid() and session != os.getsid(0)
+    assert nice == background.NICENESS == 19
+    if AUTOGROUP.exists():
+        assert group.split()[-2:] == ["nice", "19"], group
+        assert group.split()[0] != AUTOGROUP.read_text().split()[0]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="read from /proc")
+def test_the_background_process_does_not_outlive_a_killed_service() -> None:
+    service = subprocess.run(
+        [sys.executable, "-c", (
+            "import asyncio, os\n"
+            "from graphmem.retrieval import background\n"
+            "from tests.retrieval.test_background import where_it_runs\n"
+            "pid = asyncio.run(background.run(where_it_runs, None))[0]\n"
+            "print(pid, flush=True)\n"
+            "os._exit(0)  # killed: no executor shutdown\n")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+    child = int(service.stdout.split()[0])
+    deadline = time.monotonic() + 10 * background.ORPHAN_CHECK_S
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(child)
+
+
+def alive(pid: int) -> bool:
+    """Running, not exited (an exited process nobody reaped yet is a zombie: not alive)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status
 
 
 async def test_background_batches_wait_for_a_quiet_moment_but_not_for_ever() -> None:
