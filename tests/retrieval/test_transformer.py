@@ -43,8 +43,8 @@ async def test_vectors_are_unit_length_and_in_the_order_asked(model: Transformer
 
 async def test_the_backlog_gets_the_vectors_of_the_request_path(
         model: TransformerEmbedder) -> None:
-    """The worker's batches run chunk by chunk on the background threads, in parallel: each
-    text still gets the vector one pass over the same chunks gives it, in the order asked."""
+    """The worker's batches run in the background process, on all its threads: each text
+    still gets the vector the request path gives it, in the order asked."""
     texts = [f"turn {i}: {'and then we talked about the weather ' * (i % 5)}in Porto"
              for i in range(transformer.BATCH * 3 + 5)]
     assert await model.embed_backlog(texts) == await model.embed(texts)
