@@ -84,10 +84,13 @@ async def run(work: Callable[[T], R], arg: T) -> R:
     """``work(arg)`` in the background process (``work`` a module-level function: it is sent
     by name). A process that died is replaced at the next call."""
     global _executor
+    executor = _process()
     try:
-        return await asyncio.get_running_loop().run_in_executor(_process(), work, arg)
-    except BrokenProcessPool:
-        _executor = None
+        return await asyncio.get_running_loop().run_in_executor(executor, work, arg)
+    except BrokenProcessPool:  # killed (the OOM killer, an operator): this work is lost
+        if _executor is executor:
+            _executor = None
+        executor.shutdown(wait=False)
         raise
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,16 @@ def test_the_background_process_does_not_outlive_a_killed_service() -> None:
     while alive(child) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive(child)
+
+
+async def test_a_killed_background_process_is_replaced() -> None:
+    """Its work at the time fails (the embedding worker releases the batch and retries); the
+    next work starts a new process."""
+    pid = (await background.run(where_it_runs, None))[0]
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(BrokenProcessPool):
+        await background.run(where_it_runs, None)
+    assert (await background.run(where_it_runs, None))[0] not in (pid, os.getpid())
 
 
 def alive(pid: int) -> bool:
