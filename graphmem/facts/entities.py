@@ -10,7 +10,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 
 from graphmem.core.errors import ConcurrentChange, InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
@@ -40,28 +39,20 @@ class Entity:
 _SPACES = re.compile(r"\s+")
 
 
-# Cached: a batch names the same few entities hundreds of times, and each name is cleaned,
-# then keyed, more than once on the way (normalising was a tenth of a batch's Python time).
-@lru_cache(maxsize=8192)
+# Not cached for the process: an erased subject's name must not outlive its erasure in any
+# service process's memory. A batch keeps its own (`facts.store`), since it names the same
+# few entities hundreds of times.
 def entity_key(name: str) -> str:
     """The normalised name used for exact resolution."""
     text = unicodedata.normalize("NFKC", name).casefold()
     return _SPACES.sub(" ", text).strip()
 
 
-@lru_cache(maxsize=8192)
 def clean_name(name: str, field: str = "name") -> str:
     cleaned = _SPACES.sub(" ", unicodedata.normalize("NFKC", name)).strip()
     if not cleaned or len(cleaned) > MAX_NAME:
         raise InvalidInput(f"{field} must be 1-{MAX_NAME} characters", field=field)
     return cleaned
-
-
-def forget_names() -> None:
-    """Drop the names kept normalised in this process: after an erasure, an erased name must
-    not outlive it here (nothing reads them back, but a memory dump would)."""
-    entity_key.cache_clear()
-    clean_name.cache_clear()
 
 
 async def resolve(tx: Tx, ns: Namespace, names: dict[str, str | None]) -> dict[str, str]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import cache
 from typing import Any
 
 from graphmem.core.errors import InvalidInput
@@ -118,16 +120,23 @@ class _Prepared:
     literal: tuple[str, Any, str] | None
 
 
-def _prepare(new: NewFact, index: int) -> _Prepared:
+def _prepare_all(batch: list[NewFact]) -> list[_Prepared]:
+    """Each fact validated, each name cleaned once per batch (the names are not cached
+    beyond it: see `entities`)."""
+    clean = cache(entities.clean_name)
+    return [_prepare(new, i, clean) for i, new in enumerate(batch)]
+
+
+def _prepare(new: NewFact, index: int, clean: Callable[[str, str], str]) -> _Prepared:
     try:
-        subject = entities.clean_name(new.subject, "subject")
+        subject = clean(new.subject, "subject")
         predicate = normalise_predicate(new.predicate)
         rel_type = relationship_type(predicate)
         if (new.object is None) == (new.value is None):
             raise InvalidInput("give exactly one of object (an entity) or value (a literal)",
                                field="object")
         literal = new.value.typed() if new.value is not None else None
-        object_name = entities.clean_name(new.object, "object") if new.object is not None \
+        object_name = clean(new.object, "object") if new.object is not None \
             else str(literal[2] if literal else "")
         if not 0.0 <= new.confidence <= 1.0:
             raise InvalidInput("confidence must be between 0 and 1", field="confidence")
@@ -149,19 +158,19 @@ def _prepare(new: NewFact, index: int) -> _Prepared:
 async def assert_facts(db: Database, ns: Namespace, batch: list[NewFact],
                        asserted_by: str | None = None) -> list[Asserted]:
     """Assert a batch in one transaction; bad input anywhere writes nothing."""
-    prepared = [_prepare(new, i) for i, new in enumerate(batch)]
+    prepared = _prepare_all(batch)
     return await db.transaction(lambda tx: _assert(tx, ns, prepared, asserted_by))
 
 
 def check(new: NewFact) -> None:
     """Raise ``InvalidInput`` unless ``new`` could be asserted (for proposals to filter)."""
-    _prepare(new, 0)
+    _prepare_all([new])
 
 
 async def assert_batch_in(tx: Tx, ns: Namespace, batch: list[NewFact],
                           asserted_by: str | None) -> list[Asserted]:
     """Assert a batch inside a running transaction (a pipeline writing its results)."""
-    return await _assert(tx, ns, [_prepare(new, i) for i, new in enumerate(batch)], asserted_by)
+    return await _assert(tx, ns, _prepare_all(batch), asserted_by)
 
 
 async def current_values(tx: Tx, ns: Namespace, subject: str, predicate: str) -> list[Row]:
@@ -175,7 +184,7 @@ async def assert_in(tx: Tx, ns: Namespace, new: NewFact, asserted_by: str | None
                     correcting: tuple[str, str] | None = None) -> Asserted:
     """Assert one fact inside a running transaction. ``correcting`` is (fact id, reason) of a
     believed fact it replaces outright: that one ends, superseded by this one."""
-    return (await _assert(tx, ns, [_prepare(new, 0)], asserted_by, correcting))[0]
+    return (await _assert(tx, ns, _prepare_all([new]), asserted_by, correcting))[0]
 
 
 async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: str | None,
@@ -187,6 +196,7 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: st
         if p.literal is None:
             names.setdefault(p.object_name, p.new.object_type)
     entity_ids = await entities.resolve(tx, ns, names)
+    key_of = {name: entities.entity_key(name) for name in names}
     # Subjects and entity objects: a merge moving either must not interleave with us.
     await entities.lock(tx, ns, list(entity_ids.values()))
     now = datetime.now(UTC)  # belief time starts once we hold the locks
@@ -195,8 +205,8 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: st
     rows: list[Row] = []
     claims: list[resolution.Claim] = []
     for p in batch:
-        subject_id = entity_ids[entities.entity_key(p.subject)]
-        object_id = (entity_ids[entities.entity_key(p.object_name)] if p.literal is None
+        subject_id = entity_ids[key_of[p.subject]]
+        object_id = (entity_ids[key_of[p.object_name]] if p.literal is None
                      else value_ids[(p.literal[0], p.literal[2])])
         said_at = min((evidence[ref][1] for ref in p.new.evidence), default=now)
         stated = _stated_interval(p.new, said_at)

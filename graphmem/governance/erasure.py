@@ -217,9 +217,7 @@ async def _copies(db: Database, ns: Namespace, probes: list[str],
 
 async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str | None) -> None:
     """The receipt, and (unless the whole namespace went: its events went with it, and an
-    event would keep its name) the event that says the erasure is done. This process forgets
-    the entity names it kept normalised (other processes' copies age out of their caches)."""
-    entities.forget_names()
+    event would keep its name) the event that says the erasure is done."""
     ns_digest = await digest(db, ns)
 
     async def write(tx: Tx) -> None:
