@@ -328,7 +328,7 @@ async def bench(args: argparse.Namespace) -> None:
                 reads[label][0].extend(await timed(api_work, max(1, args.lookups // ROUNDS)))
                 reads[label][1].extend(await timed(raw_work, max(1, args.lookups // ROUNDS)))
         api_samples, raw_samples = reads.pop("fact lookup")
-        rss_mb, background_mb = _rss_mb(), _children_rss_mb()
+        rss_mb, background_mb = _rss_mb(), _background_rss_mb()
         topics = iter(range(10**9))
 
         async def api_search() -> None:
@@ -441,15 +441,16 @@ def _rss_mb(pid: int | str = "self") -> float:
     return float("nan")
 
 
-def _children_rss_mb() -> float:
-    """Resident memory of this process's children: the background process embedding the
-    backlog (its own copy of the model)."""
+def _background_rss_mb() -> float:
+    """Resident memory of the background process embedding the backlog (its own copy of the
+    model): this process's spawned child (the local Neo4j is a child too, not counted)."""
     total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for proc in Path("/proc").glob("[0-9]*"):
         try:
             # The parent's pid is the second field after the name, which is in parentheses.
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
-                total += _rss_mb(stat.parent.name)
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent == os.getpid() and b"spawn_main" in (proc / "cmdline").read_bytes():
+                total += _rss_mb(proc.name)
         except (OSError, ValueError, IndexError):
             continue  # exited meanwhile
     return total
