@@ -56,13 +56,16 @@ def clean_name(name: str, field: str = "name") -> str:
 
 
 async def resolve(tx: Tx, ns: Namespace, names: dict[str, str | None]) -> dict[str, str]:
-    """Entity ids for display names (name -> type), creating missing entities. Keyed by key."""
+    """Entity ids for display names (name -> type), creating missing entities. Keyed by the
+    names given (names of one key share its entity)."""
     if not names:
         return {}
+    keys = {name: entity_key(name) for name in names}
     rows = await tx.run(
         "entities/resolve", ns=ns, now=datetime.now(UTC),
-        names=[{"key": entity_key(n), "name": n, "type": t} for n, t in sorted(names.items())])
-    return {row["key"]: row["id"] for row in rows}
+        names=[{"key": keys[n], "name": n, "type": t} for n, t in sorted(names.items())])
+    ids = {row["key"]: row["id"] for row in rows}
+    return {name: ids[key] for name, key in keys.items()}
 
 
 async def lock(tx: Tx, ns: Namespace, ids: list[str]) -> None:

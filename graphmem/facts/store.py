@@ -196,7 +196,6 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: st
         if p.literal is None:
             names.setdefault(p.object_name, p.new.object_type)
     entity_ids = await entities.resolve(tx, ns, names)
-    key_of = {name: entities.entity_key(name) for name in names}
     # Subjects and entity objects: a merge moving either must not interleave with us.
     await entities.lock(tx, ns, list(entity_ids.values()))
     now = datetime.now(UTC)  # belief time starts once we hold the locks
@@ -205,8 +204,8 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: st
     rows: list[Row] = []
     claims: list[resolution.Claim] = []
     for p in batch:
-        subject_id = entity_ids[key_of[p.subject]]
-        object_id = (entity_ids[key_of[p.object_name]] if p.literal is None
+        subject_id = entity_ids[p.subject]
+        object_id = (entity_ids[p.object_name] if p.literal is None
                      else value_ids[(p.literal[0], p.literal[2])])
         said_at = min((evidence[ref][1] for ref in p.new.evidence), default=now)
         stated = _stated_interval(p.new, said_at)

@@ -153,8 +153,7 @@ async def _corrected(tx: Tx, ns: Namespace, candidate: Candidate) -> str | None:
 async def _alias_speaker(tx: Tx, ns: Namespace, candidate: Candidate) -> None:
     """"I'm Dana" said by `user`: "Dana" resolves to the speaker from now on, unless the name
     already belongs to another entity (then the name fact alone records it)."""
-    speaker_id = (await entities.resolve(tx, ns, {candidate.subject: None}))[
-        entities.entity_key(candidate.subject)]
+    speaker_id = (await entities.resolve(tx, ns, {candidate.subject: None}))[candidate.subject]
     name = entities.clean_name(candidate.object)
     await tx.run("entities/add_alias", ns=ns, id=speaker_id, key=entities.entity_key(name),
                  name=name, now=datetime.now(UTC))

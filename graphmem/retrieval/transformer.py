@@ -104,7 +104,8 @@ def _load(jar: Path, threads: int) -> _Model:
 
 
 class _Model:
-    """The ONNX session and tokenizer: one per process, shared by every caller."""
+    """The ONNX session and tokenizer: one per process and thread count (the service's for
+    queries, one thread; the background process's, one per CPU), shared by every caller."""
 
     def __init__(self, jar: Path, threads: int) -> None:
         import onnxruntime
