@@ -33,7 +33,9 @@ async def test_background_work_runs_in_a_session_of_its_own_at_the_lowest_priori
     assert nice == background.NICENESS == 19
     if AUTOGROUP.exists():
         assert group.split()[-2:] == ["nice", "19"], group
-        assert group.split()[0] != AUTOGROUP.read_text().split()[0]
+        # A process in the root autogroup (as under some CI runners) reads an empty file.
+        ours = AUTOGROUP.read_text().split()
+        assert not ours or group.split()[0] != ours[0]
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="read from /proc")
