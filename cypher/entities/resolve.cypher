@@ -1,4 +1,5 @@
 // Resolve names to entities: by normalised key, then by alias; create what is missing.
+CYPHER replan=skip  // the write path keeps its plan: see graphmem/db/statements.py
 UNWIND $names AS n
 OPTIONAL MATCH (alias:Alias {ns: $ns, key: n.key})-[:ALIAS_OF]->(aliased:Entity {ns: $ns})
   USING INDEX SEEK alias:Alias(ns, key)

@@ -6,6 +6,7 @@
 // made by this transaction costs far more than one for a stored node), and $windows ({id,
 // window}) rewrite that stored turn's window, which now has a next turn. Other sessions are
 // relinked by `episodes/relink`.
+CYPHER replan=skip  // the write path keeps its plan: see graphmem/db/statements.py
 CALL () {
   UNWIND $actors AS actor
   MERGE (a:Actor {ns: $ns, key: actor.key})

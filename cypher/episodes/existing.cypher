@@ -1,4 +1,5 @@
 // Episodes already recorded under any of the given idempotency keys.
+CYPHER replan=skip  // the write path keeps its plan: see graphmem/db/statements.py
 MATCH (e:Episode {ns: $ns}) USING INDEX SEEK e:Episode(ns, external_id)
 WHERE e.external_id IN $external_ids
 WITH e LIMIT 100000

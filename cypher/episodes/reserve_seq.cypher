@@ -4,6 +4,7 @@
 // lock, concurrent batches got the same numbers. Under the lock, each session's last stored
 // turn (by occurred_at, seq) is read too: a batch that only appends after it links its
 // turns in the create statement, without `episodes/relink`.
+CYPHER replan=skip  // the write path keeps its plan: see graphmem/db/statements.py
 UNWIND $sessions AS sess
 MERGE (s:Session {ns: $ns, session_id: sess.session_id})
   ON CREATE SET s.created_at = $now, s.last_seq = 0

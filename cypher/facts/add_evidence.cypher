@@ -1,6 +1,7 @@
 // Attach evidence to existing facts; raise their confidence to the highest asserted. The rise
 // is decided before anything is written (no read/write conflict, so no Eager), and the edge
 // is only touched when it rises: re-asserting a known fact is the common case.
+CYPHER replan=skip  // the write path keeps its plan: see graphmem/db/statements.py
 UNWIND $updates AS u
 MATCH (f:Fact {ns: $ns, id: u.fact_id}) USING INDEX SEEK f:Fact(id)
 WITH f, u, u.confidence > f.confidence AS rises

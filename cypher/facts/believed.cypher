@@ -1,6 +1,7 @@
 // Facts believed now that new claims could touch: every value of a ONE predicate for the
 // subject, and every fact with the same statement identity; and which of those statements
 // a user asked memory to forget (machines may not assert them again).
+CYPHER replan=skip  // the write path keeps its plan: see graphmem/db/statements.py
 CALL () {
   UNWIND $keys AS k
   MATCH (subject:Entity {ns: $ns, id: k.subject_id})<-[:SUBJECT]-(f)  // f: a Fact, by type

@@ -1,6 +1,7 @@
 // A fact is an edge (subject)-[:PREDICATE]->(object) — the type passed as a parameter and
 // validated before — plus one (:Fact) statement node carrying the record and provenance.
 // A fact created already superseded (a late, weaker claim) is history from the start.
+CYPHER replan=skip  // the write path keeps its plan: see graphmem/db/statements.py
 UNWIND $facts AS f
 MATCH (s:Entity {ns: $ns, id: f.subject_id}) USING INDEX SEEK s:Entity(id)
 OPTIONAL MATCH (oe:Entity {ns: $ns, id: f.object_id}) USING INDEX SEEK oe:Entity(id)
