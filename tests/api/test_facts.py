@@ -47,6 +47,19 @@ async def test_reasserting_adds_evidence_instead_of_a_duplicate(
     assert edges == statements and len(edges) == 1  # the edge's confidence was raised too
 
 
+async def test_reasserting_with_less_confidence_keeps_the_highest(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1), ep("m2", 2)])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "likes", "jazz", evidence=["m1"],
+                                            confidence=0.8)])
+    again = await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "likes", "jazz", evidence=["m2"],
+                                                    confidence=0.3)])
+    assert again["assertFacts"][0]["outcome"] == "EVIDENCE_ADDED"
+    assert again["assertFacts"][0]["fact"]["confidence"] == 0.8
+    edges, statements = await edges_and_statements(db, ns)
+    assert edges == statements and [e["confidence"] for e in edges] == [0.8]
+
+
 async def test_facts_query_filters_by_subject_alias_and_predicate(
         gql: GraphQLClient, ns: str) -> None:
     await gql.ok(ASSERT, ns=ns, facts=[fact("Alice Smith", "works_at", "Acme"),
