@@ -123,7 +123,7 @@ async def bench(args: argparse.Namespace) -> None:
 @contextmanager
 def _worker() -> Iterator[None]:
     """`graphmem worker`, embedding for serving processes that do not."""
-    worker = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "worker"],
+    worker = subprocess.Popen([sys.executable, "-m", "graphmem", "worker"],
                               env={**os.environ, "GRAPHMEM_WORKERS": "0",
                                    "GRAPHMEM_LOG_LEVEL": "WARNING"},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -34,7 +34,7 @@ from graphmem.events import webhooks
 from graphmem.observability import metrics, tracing
 from graphmem.observability.logs import RequestIds
 from graphmem.pipelines.worker import Worker, run_workers
-from graphmem.retrieval import embeddings, usage
+from graphmem.retrieval import background, embeddings, usage
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.retrieval.usage import UsageLog
@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(runtime.usage.flush(runtime.db), timeout=5)
             await runtime.db.close()
+            await asyncio.to_thread(background.stop)
             tracing.shutdown()
 
     return Starlette(

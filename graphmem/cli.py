@@ -18,6 +18,7 @@ from graphmem.core.errors import GraphmemError
 from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
+from graphmem.retrieval import background
 from graphmem.security import namespace_keys
 
 T = TypeVar("T")
@@ -61,6 +62,7 @@ def with_database(work: Callable[[Database], Awaitable[T]]) -> T:
             return await work(db)
         finally:
             await db.close()
+            await asyncio.to_thread(background.stop)  # whatever work ran in it is done
 
     return asyncio.run(run())
 

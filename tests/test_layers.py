@@ -1,5 +1,6 @@
 """Imports only go down: each part of the package may import only the parts below it.
 
+    __main__                 the `graphmem` command: runs the CLI (imported only then)
     cli, app                 entry points: the service, the worker, the CLI
     console                  the console and GraphiQL pages (clients of the GraphQL API)
     api                      GraphQL types and resolvers, a thin layer over the domain
@@ -30,9 +31,9 @@ from pathlib import Path
 
 import graphmem
 
-LAYERS = ["cli", "app", "console", "api", "pipelines", "governance", "portability", "retrieval",
-          "facts", "archive", "episodes", "summaries", "jobs", "events", "security", "db",
-          "local_neo4j", "observability", "core"]
+LAYERS = ["__main__", "cli", "app", "console", "api", "pipelines", "governance", "portability",
+          "retrieval", "facts", "archive", "episodes", "summaries", "jobs", "events", "security",
+          "db", "local_neo4j", "observability", "core"]
 PACKAGE = Path(graphmem.__file__).resolve().parent
 
 

@@ -83,7 +83,7 @@ async def test_a_worker_process_embeds_for_serving_processes_that_do_not(
         assert "errors" not in (await _post(a, admin_token, RECORD, ns=ns, eps=turns)).json()
         await asyncio.sleep(1)
         assert (await db.read("embeddings/pending_count"))[0]["pending"] >= 50  # nobody embeds
-        worker = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "worker"], env=env,
+        worker = subprocess.Popen([sys.executable, "-m", "graphmem", "worker"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             await _drained(db)  # the worker alone empties the queue

@@ -97,6 +97,16 @@ async def run(work: Callable[[T], R], arg: T) -> R:
         raise
 
 
+def stop() -> None:
+    """Let the background process finish the work it holds, then exit (the service is
+    shutting down; the next `run` would start another). Left to the interpreter's exit, its
+    queue's semaphores were reported leaked on every shutdown."""
+    global _executor
+    executor, _executor = _executor, None
+    if executor is not None:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
 class Activity:
     """Requests in flight in this process, so background work can wait for a quiet moment."""
 

@@ -29,7 +29,7 @@ def _worker(url: str, *args: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "GRAPHMEM_LLM_MODEL": "test-model", "GRAPHMEM_LLM_BASE_URL": url,
            "GRAPHMEM_JOB_LEASE_S": "2", "GRAPHMEM_LOG_LEVEL": "WARNING",
            "GRAPHMEM_EMBEDDING_WORKER": "false"}  # killed mid-claim, it would hold a lease
-    return subprocess.Popen([sys.executable, "-m", "graphmem.cli", "worker", *args], env=env,
+    return subprocess.Popen([sys.executable, "-m", "graphmem", "worker", *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

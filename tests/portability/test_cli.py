@@ -14,7 +14,7 @@ from tests.support.workloads import fill
 
 
 def graphmem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "graphmem.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "graphmem", *args], capture_output=True,
                           text=True, timeout=120)
 
 

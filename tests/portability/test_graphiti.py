@@ -191,7 +191,7 @@ async def test_a_group_imports_from_the_command_line(
         db: Database, ns: str, local_neo4j: LocalNeo4j, group: str) -> None:
     env = {**os.environ, "GRAPHITI_NEO4J_PASSWORD": local_neo4j.password()}
     done = subprocess.run(
-        [sys.executable, "-m", "graphmem.cli", "import", local_neo4j.bolt_uri, "--from",
+        [sys.executable, "-m", "graphmem", "import", local_neo4j.bolt_uri, "--from",
          "graphiti", "--group", group, "--into", ns], capture_output=True, text=True,
         timeout=120, env=env)
     assert done.returncode == 0, done.stderr
@@ -199,6 +199,6 @@ async def test_a_group_imports_from_the_command_line(
     assert "imported 16 nodes" in done.stderr
     assert len(await namespace_contents(db, ns)) == 16
     no_group = subprocess.run(
-        [sys.executable, "-m", "graphmem.cli", "import", local_neo4j.bolt_uri, "--from",
+        [sys.executable, "-m", "graphmem", "import", local_neo4j.bolt_uri, "--from",
          "graphiti", "--into", ns], capture_output=True, text=True, timeout=120, env=env)
     assert no_group.returncode != 0 and "--group" in no_group.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -64,6 +65,25 @@ async def test_a_killed_background_process_is_replaced() -> None:
     with pytest.raises(BrokenProcessPool):
         await background.run(where_it_runs, None)
     assert (await background.run(where_it_runs, None))[0] not in (pid, os.getpid())
+
+
+async def test_a_stopped_background_process_exits_and_the_next_work_starts_another() -> None:
+    """The service stops it when it shuts down (its queue is released, not left to the
+    interpreter's exit, which reported it leaked)."""
+    pid = (await background.run(where_it_runs, None))[0]
+    await asyncio.to_thread(background.stop)
+    assert not alive(pid)
+    assert (await background.run(where_it_runs, None))[0] != pid
+
+
+def test_the_command_imports_its_cli_only_when_it_runs() -> None:
+    """Spawning the background process re-imports the parent's main script, the `graphmem`
+    command's: importing the CLI there cost the background process about 50 MB."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, graphmem.__main__\n"
+                               "print(sorted(m for m in sys.modules if 'graphmem' in m))"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=True).stdout
+    assert loaded.split() == ["['graphmem',", "'graphmem.__main__']"]
 
 
 def alive(pid: int) -> bool:

@@ -33,7 +33,7 @@ def serving(**env: str) -> Iterator[str]:
     # blocks the server mid-write.
     with tempfile.TemporaryFile() as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "graphmem.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "graphmem", "serve", "--port", str(port)],
             env={**os.environ, "GRAPHMEM_EMBEDDING_WORKER": "false", **env},
             stdout=subprocess.DEVNULL, stderr=log)
         url = f"http://127.0.0.1:{port}"
