@@ -49,11 +49,12 @@ def threads() -> int:
     return min(4, os.cpu_count() or 1)
 
 
-def _yield_to_everything() -> None:
+def _yield_to_everything(parent: int) -> None:
     """Run first in the background process: a session (autogroup) of its own at the lowest
     priority, and an exit when its parent is gone. Where a step does not exist (no
-    autogroups, no sessions elsewhere than POSIX), the process just runs without it."""
-    parent = os.getppid()
+    autogroups, no sessions elsewhere than POSIX), the process just runs without it. The
+    parent's pid comes from the parent: read here, it was already init's when the parent
+    died while this process was still starting, and the orphan ran on."""
     with contextlib.suppress(OSError, AttributeError):
         os.setsid()
     with contextlib.suppress(OSError):
@@ -79,7 +80,8 @@ def _process() -> ProcessPoolExecutor:
     if _executor is None:
         _executor = ProcessPoolExecutor(max_workers=1,
                                         mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_yield_to_everything)
+                                        initializer=_yield_to_everything,
+                                        initargs=(os.getpid(),))
     return _executor
 
 

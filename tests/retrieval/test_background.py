@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -39,22 +40,44 @@ async def test_background_work_runs_in_a_session_of_its_own_at_the_lowest_priori
         assert not ours or group.split()[0] != ours[0]
 
 
+KILLED_AFTER_THE_WORK = """
+pid = asyncio.run(background.run(where_it_runs, None))[0]
+"""
+KILLED_WHILE_IT_STARTS = """
+async def submit() -> int:
+    asyncio.ensure_future(background.run(where_it_runs, None))
+    await asyncio.sleep(0)  # submitted: the process is starting, nothing has run in it yet
+    return multiprocessing.active_children()[0].pid
+pid = asyncio.run(submit())
+"""
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="read from /proc")
-def test_the_background_process_does_not_outlive_a_killed_service() -> None:
-    service = subprocess.run(
+@pytest.mark.parametrize("killed", [KILLED_AFTER_THE_WORK, KILLED_WHILE_IT_STARTS],
+                         ids=["after its work", "while it starts"])
+def test_the_background_process_does_not_outlive_a_killed_service(killed: str) -> None:
+    """While it starts, its parent's pid must come from the parent: read in the process, it
+    was already init's, and the orphan lived on."""
+    service = subprocess.Popen(
         [sys.executable, "-c", (
-            "import asyncio, os\n"
+            "import asyncio, multiprocessing, os\n"
             "from graphmem.retrieval import background\n"
             "from tests.retrieval.test_background import where_it_runs\n"
-            "pid = asyncio.run(background.run(where_it_runs, None))[0]\n"
+            f"{killed}\n"
             "print(pid, flush=True)\n"
             "os._exit(0)  # killed: no executor shutdown\n")],
-        cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
-    child = int(service.stdout.split()[0])
-    deadline = time.monotonic() + 10 * background.ORPHAN_CHECK_S
-    while alive(child) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not alive(child)
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    with service:  # its first line only: a background process left running keeps the pipe
+        child = int(service.stdout.readline()) if service.stdout else 0
+        assert service.wait(timeout=60) == 0
+    try:
+        deadline = time.monotonic() + 10 * background.ORPHAN_CHECK_S
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(child)
+    finally:  # a failure (or a mutant) leaves no process behind
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
 
 
 async def test_a_killed_background_process_is_replaced() -> None:
