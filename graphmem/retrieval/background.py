@@ -13,10 +13,10 @@
   after the burst it runs at full speed. The bound keeps the backlog moving under
   continuous load, as fast as the CPU the load leaves idle allows.
 
-The process exits with the service: on a clean exit the executor stops it, and it watches
-its parent, so a killed service leaves no orphan behind. It is spawned, so it imports the
-main module of the program that started it (multiprocessing's rule): `graphmem serve`,
-`graphmem worker` and the benchmarks guard their entry points with
+The process exits with the service: a clean shutdown calls `stop` (the app's lifespan, the
+CLI's commands), and it watches its parent, so a killed service leaves no orphan behind. It
+is spawned, so it imports the main module of the program that started it (multiprocessing's
+rule): `graphmem serve`, `graphmem worker` and the benchmarks guard their entry points with
 ``if __name__ == "__main__"``, and a script embedding in-process must too.
 """
 
