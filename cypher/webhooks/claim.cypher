@@ -13,5 +13,5 @@ SET d.lease_until = $lease_until
 WITH d
 MATCH (d)-[:SENT_TO]->(w:Webhook)
 MATCH (d)-[:CARRIES]->(e:Event)
-RETURN collect({id: d.id, ns: d.ns, attempts: d.attempts, kind: e.kind, event_id: e.id,
-                at: e.at, subject_id: e.subject_id, url: w.url, secret: w.secret}) AS rows
+RETURN collect({id: d.id, ns: d.ns, attempts: d.attempts, kind: e.kind, event_id: d.event_id,
+                at: e.at, subject_id: d.subject_id, url: w.url, secret: w.secret}) AS rows

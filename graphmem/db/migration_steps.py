@@ -45,7 +45,13 @@ async def requeue_spoken(db: Database) -> None:
     await db.run_auto("migration_steps/requeue_spoken")
 
 
+async def event_subjects(db: Database) -> None:
+    """0019: events written one node each become nodes of one event."""
+    await db.run_auto("migration_steps/event_subjects")
+
+
 STEPS: dict[str, Callable[[Database], Awaitable[None]]] = {
     "0012_conversation_search": conversation_search,
     "0014_speaker_in_embeddings": requeue_spoken,
+    "0019_events_per_transaction": event_subjects,
 }

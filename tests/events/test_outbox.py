@@ -5,6 +5,7 @@ job that fails for good says so, and old events are pruned."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
@@ -12,6 +13,7 @@ import pytest
 
 from graphmem.core.config import Settings
 from graphmem.core.namespaces import Namespace
+from graphmem.db import migration_steps
 from graphmem.db.database import Database, Tx
 from graphmem.events import feed, outbox
 from graphmem.events.outbox import Event, EventKind
@@ -38,6 +40,43 @@ async def test_an_event_exists_only_when_its_transaction_committed(db: Database,
     await emitted(db, ns, EventKind.FACT_CREATED, ["fact_b"])
     events = await outbox.since(db, Namespace(ns), ALL, datetime.now(UTC) - timedelta(minutes=1))
     assert [e.subject_id for e in events] == ["fact_b"]
+
+
+async def test_pages_walk_through_each_transactions_events_once(db: Database, ns: str) -> None:
+    """A transaction's events of one kind share a node; a page may end inside one."""
+    at = datetime.now(UTC)
+    await emitted(db, ns, EventKind.FACT_CREATED, [f"fact_{i}" for i in range(5)], at)
+    await emitted(db, ns, EventKind.FACT_CREATED, ["fact_alone"], at)  # the same moment
+    await emitted(db, ns, EventKind.FACT_RETRACTED, ["fact_0", "fact_1"], at)
+    pages, after, after_id = [], at - timedelta(seconds=1), ""
+    while page := await outbox.since(db, Namespace(ns), ALL, after, after_id, limit=2):
+        pages.append(page)
+        after, after_id = page[-1].at, page[-1].id
+    told = [event for page in pages for event in page]
+    assert [len(page) for page in pages] == [2, 2, 2, 2]
+    assert len({e.id for e in told}) == 8 and [e.id for e in told] == sorted(e.id for e in told)
+    assert sorted((e.kind.value, e.subject_id) for e in told) == sorted(
+        [("fact.created", f"fact_{i}") for i in range(5)] + [("fact.created", "fact_alone"),
+         ("fact.retracted", "fact_0"), ("fact.retracted", "fact_1")])
+    assert {e.id for e in told if e.subject_id == "fact_alone"} < {
+        e.id.partition(".")[0] for e in told}  # one change alone: its node's id, no suffix
+
+
+async def test_events_written_one_node_each_keep_their_ids_after_migrating(
+        db: Database, ns: str) -> None:
+    """0019's data step: a node of the old shape (one `subject_id`) tells its event under
+    the same id, and its pending delivery carries the subject itself."""
+    at, suffix = datetime.now(UTC), uuid.uuid4().hex
+    await db.driver.execute_query(
+        "CREATE (e:Event {id: $event, ns: $ns, kind: 'fact.created', subject_id: 'fact_x', "
+        "at: $at}) CREATE (:Delivery {id: $delivery, ns: $ns, event_id: $event})-[:CARRIES]->(e)",
+        {"ns": ns, "at": at, "event": f"evt_{suffix}", "delivery": f"dlv_{suffix}"})
+    await migration_steps.event_subjects(db)
+    told = await outbox.since(db, Namespace(ns), ALL, at - timedelta(seconds=1))
+    assert [(e.id, e.subject_id) for e in told] == [(f"evt_{suffix}", "fact_x")]
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (d:Delivery {id: $id}) RETURN d.subject_id AS subject", {"id": f"dlv_{suffix}"})
+    assert rows[0]["subject"] == "fact_x"
 
 
 @pytest.fixture

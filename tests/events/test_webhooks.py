@@ -10,13 +10,17 @@ import hmac
 import json
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 from graphmem.core.errors import InvalidInput
+from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.events import outbox
+from graphmem.events.outbox import EventKind
 from graphmem.events.webhooks import check_url, pinned
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
@@ -103,6 +107,26 @@ async def test_events_arrive_signed_and_retried_until_accepted(
     assert log["deliveries"][0] | {"deliveredAt": None} == {
         "kind": "FACT_CREATED", "state": "delivered", "attempts": 3, "lastStatus": 200,
         "lastError": None, "deliveredAt": None}
+
+
+async def test_each_fact_of_a_batch_is_delivered_as_its_own_event(
+        gql: GraphQLClient, ns: str, receiver: Receiver, db: Database) -> None:
+    await gql.ok(ADD, ns=ns, url=receiver.url, kinds=["FACT_CREATED"])
+    made = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "likes", thing)
+                                               for thing in ("tea", "jazz", "rain")])
+
+    async def delivered() -> bool:
+        hooks = (await gql.ok(LOG, ns=ns))["webhooks"]
+        return [d["state"] for d in hooks[0]["deliveries"]] == ["delivered"] * 3
+
+    await until(delivered)
+    sent = [json.loads(body) for _, body in receiver.received]
+    told = await outbox.since(db, Namespace(ns), [EventKind.FACT_CREATED],
+                              datetime.now(UTC) - timedelta(minutes=1))
+    assert sorted((e["id"], e["subjectId"]) for e in sent) == sorted(
+        (e.id, e.subject_id) for e in told)
+    assert {e["subjectId"] for e in sent} == {f["fact"]["id"] for f in made["assertFacts"]}
+    assert len({e["id"] for e in sent}) == 3
 
 
 @pytest.mark.parametrize("receiver", [[500] * 20], indirect=True)
