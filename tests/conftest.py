@@ -35,6 +35,8 @@ from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace
 
+pytest_plugins = ["tests.support.hostile"]  # the hostile cases' table (bin/abuse)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def rows_are_plain() -> Iterator[None]:

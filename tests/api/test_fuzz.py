@@ -18,6 +18,8 @@ from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace, graph_size
 
+pytestmark = pytest.mark.hostile("input")
+
 CASES = 300
 # B's external id, session and entity keys, which A's hostile input guesses; B's answers
 # would carry the LEAKS, which A never sends (entity keys are case-folded names).

@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 import httpx
+import pytest
 
 from graphmem.api.schema import Mutation, Query
 from graphmem.db.database import Database
@@ -22,6 +23,8 @@ from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, ep, fact
 from tests.support.fields import ADMIN_ONLY, KEY_ONLY, MUTATIONS, WALK, document
 from tests.support.graph import delete_namespace, graph_size, namespace_contents
+
+pytestmark = pytest.mark.hostile("tenants")
 
 
 def test_every_mutation_field_is_walked() -> None:

@@ -3,10 +3,14 @@ for the mutations not covered elsewhere. Each refusal is typed and the graph is 
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.db.database import Database
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, ep, fact
 from tests.support.graph import graph_size
+
+pytestmark = pytest.mark.hostile("limits")
 
 
 async def test_deep_queries_are_refused(gql: GraphQLClient, ns: str) -> None:

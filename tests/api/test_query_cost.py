@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from graphql import parse
 
 from graphmem.api.cost import estimate
@@ -14,6 +15,8 @@ from graphmem.api.schema import build_schema
 from graphmem.core.config import Settings
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, fact, said
+
+pytestmark = pytest.mark.hostile("cost")
 
 RECORD = """
 mutation($ns: String!, $eps: [EpisodeInput!]!) {
