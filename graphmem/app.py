@@ -23,6 +23,7 @@ from starlette.routing import Mount, Route, Router
 
 from graphmem.api import browser_guide
 from graphmem.api.exports import export_route
+from graphmem.api.gate import Gate
 from graphmem.api.http import graphql_routes
 from graphmem.archive import stores as archive_stores
 from graphmem.console import routes as console
@@ -107,6 +108,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     namespace_keys.install()
     archive_stores.install_from(settings)
     tracing.configure(settings)
+    gate = Gate(settings)  # one policy (keys, rates, sizes) for every route and transport
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -131,20 +133,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await asyncio.to_thread(background.stop)
             tracing.shutdown()
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/healthz", _healthz),
             Route("/readyz", _readyz),
             Mount("/browser", _cross_origin(Route("/guide", _browser_guide),
                                             Route("/style.grass", _browser_style))),
             Route("/metrics", metrics.endpoint),
-            *graphql_routes(settings, ide=console.graphiql),
-            export_route(settings),
+            *graphql_routes(settings, gate, ide=console.graphiql),
+            export_route(settings, gate),
             *console.routes(),
         ],
         middleware=[Middleware(RequestIds)],
         lifespan=lifespan,
     )
+    app.state.gate = gate
+    return app
 
 
 async def _healthz(request: Request) -> JSONResponse:

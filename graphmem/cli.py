@@ -419,8 +419,9 @@ def serve(
                err=True)
     logs.configure(settings.log_level, settings.log_json)
     # Our own access log (no query strings: a GET's query string can carry memory content).
+    # A WebSocket message is capped as an HTTP body is, before it is read whole.
     uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_config=None,
-                access_log=False)
+                access_log=False, ws_max_size=settings.max_body_bytes)
 
 
 def _local_dev_key(settings: Settings) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,9 +22,11 @@ from graphmem.security.auth import Principal
 
 @dataclass
 class Subscriptions:
-    """How many subscriptions this process runs: each polls Neo4j, so they are capped."""
+    """How many subscriptions this process runs, in all and for each API key: capped, so no
+    key can take every place."""
 
     running: int = 0
+    by_key: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass

@@ -68,17 +68,24 @@ async def memory_events(info: Info, namespace: NamespaceArg,
                         kinds: KindsArg = None) -> AsyncGenerator[MemoryEvent, None]:
     ctx = info.context
     ns = ctx.namespace(namespace)
-    count = ctx.subscriptions or Subscriptions()
+    count, key = ctx.subscriptions or Subscriptions(), ctx.principal.key_id
     if count.running >= ctx.settings.max_subscriptions:
         raise QueryTooCostly(f"this process runs {ctx.settings.max_subscriptions} "
                              "subscriptions already; try another one, or later")
+    if count.by_key[key] >= ctx.settings.max_subscriptions_per_key:
+        raise QueryTooCostly(f"this API key runs {ctx.settings.max_subscriptions_per_key} "
+                             "subscriptions already; end one first")
     count.running += 1
+    count.by_key[key] += 1
     try:
         async for event in feed.follow(ctx.db, ns, kinds or list(EventKind),
                                        ctx.settings.event_poll_s):
             yield MemoryEvent.of(event)
     finally:
         count.running -= 1
+        count.by_key[key] -= 1
+        if count.by_key[key] <= 0:
+            del count.by_key[key]
 
 
 @strawberry.type(description="A URL a namespace's events are POSTed to, signed with its secret "

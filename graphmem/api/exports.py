@@ -12,30 +12,38 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from graphmem.api.gate import Gate
 from graphmem.core.config import Settings
-from graphmem.core.errors import Forbidden, GraphmemError, InvalidInput, Unauthenticated
+from graphmem.core.errors import (
+    Forbidden,
+    GraphmemError,
+    InvalidInput,
+    RateLimited,
+    Unauthenticated,
+)
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database
 from graphmem.governance import audit
 from graphmem.observability.logs import request_id
 from graphmem.portability.exporting import export
 from graphmem.portability.format import line
-from graphmem.security.auth import ANONYMOUS_ADMIN, KeyCache, Principal, authenticate
+from graphmem.security.auth import Principal
 
-STATUS = {Unauthenticated: 401, Forbidden: 403, InvalidInput: 400}
+STATUS = {Unauthenticated: 401, Forbidden: 403, InvalidInput: 400, RateLimited: 429}
 
 
-def export_route(settings: Settings) -> Route:
-    keys = KeyCache(settings.auth_cache_s)
-
+def export_route(settings: Settings, gate: Gate) -> Route:
     async def endpoint(request: Request) -> Response:
         db: Database = request.app.state.runtime.db
         try:
-            principal, ns = await _allowed(request, db, settings, keys)
+            principal, ns = await _allowed(request, db, gate)
         except GraphmemError as exc:
             status = next((s for kind, s in STATUS.items() if isinstance(exc, kind)), 503)
+            headers = ({"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited)
+                       else None)
             return JSONResponse({"errors": [{"message": exc.message,
-                                             "extensions": {"code": exc.code}}]}, status)
+                                             "extensions": {"code": exc.code}}]}, status,
+                                headers=headers)
         decrypt = request.query_params.get("decrypt", "false").lower() == "true"
         await audit.record(db, [{"ns": ns, "operation": "export", "actor": principal.name,
                                  "key_id": principal.key_id, "outcome": "ok",
@@ -48,10 +56,9 @@ def export_route(settings: Settings) -> Route:
     return Route("/export", endpoint, methods=["GET"])
 
 
-async def _allowed(request: Request, db: Database, settings: Settings,
-                   keys: KeyCache) -> tuple[Principal, Namespace]:
-    principal = ANONYMOUS_ADMIN if not settings.auth_required else await authenticate(
-        db, request.headers.get("authorization"), keys)
+async def _allowed(request: Request, db: Database, gate: Gate,
+                   ) -> tuple[Principal, Namespace]:
+    principal = await gate.admit(db, request.headers.get("authorization"))
     ns = principal.authorize(parse_namespace(request.query_params.get("namespace", "")))
     if not principal.admin:
         raise Forbidden("exports are for admin keys")

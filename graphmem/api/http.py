@@ -1,11 +1,12 @@
-"""``/graphql`` over HTTP: body-size cap and API-key check *before* GraphQL runs, so an
-unauthenticated request never reaches the memory graph; then strawberry's ASGI view. Over a
-WebSocket (subscriptions, ``graphql-transport-ws``), the key comes in ``connection_init`` and
-is checked before the connection is acknowledged."""
+"""``/graphql`` over HTTP: the gate's checks (body size, valid Unicode, API key, rate) *before*
+GraphQL runs, so an unauthenticated request never reaches the memory graph; then strawberry's
+ASGI view. Over a WebSocket the same view runs, with the same gate checked for every
+operation (websocket.py)."""
 
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from typing import Any
 
 from starlette.requests import Request
@@ -13,42 +14,42 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
-from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
-from strawberry.types.unset import UnsetType
 
 from graphmem.api.context import Context, Subscriptions
+from graphmem.api.gate import Gate, Unreadable, decode_json
 from graphmem.api.schema import build_schema
+from graphmem.api.websocket import SocketAdapter, SocketHandler
 from graphmem.core.config import Settings
-from graphmem.core.errors import GraphmemError, Unauthenticated
+from graphmem.core.errors import (
+    GraphmemError,
+    InvalidInput,
+    PayloadTooLarge,
+    RateLimited,
+    Unauthenticated,
+)
 from graphmem.observability import tracing
 from graphmem.observability.logs import request_id
 from graphmem.retrieval import background
-from graphmem.security.auth import ANONYMOUS_ADMIN, NOBODY, KeyCache, Principal, authenticate
-from graphmem.security.rate_limit import RateLimiter
+from graphmem.security.auth import NOBODY, Principal
 
 
-class _UnreadableBody(Exception):
-    """The body cannot be decoded as JSON by the parser (not a syntax error: strawberry
-    answers those itself)."""
+class GraphQLView(GraphQL[Context, None]):
+    graphql_transport_ws_handler_class = SocketHandler
+    websocket_adapter_class = SocketAdapter
 
-
-class _GraphQLView(GraphQL[Context, None]):
-    def __init__(self, settings: Settings, keys: KeyCache) -> None:
+    def __init__(self, settings: Settings, gate: Gate) -> None:
         super().__init__(build_schema(settings), graphql_ide=None,
                          subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
                          max_subscriptions_per_connection=settings.max_subscriptions_per_socket)
         self.settings = settings
-        self.keys = keys
+        self.gate = gate
         self.subscriptions = Subscriptions()
 
     def decode_json(self, data: str | bytes) -> object:
         """JSON nested deeper than the parser's stack (metadata 980 levels deep) or bytes that
         are not UTF-8 are the client's error, answered as a typed 400, not a plain 500."""
-        try:
-            return json.loads(data)
-        except (RecursionError, UnicodeDecodeError) as exc:
-            raise _UnreadableBody(type(exc).__name__) from exc
+        return decode_json(data)
 
     def encode_json(self, data: object) -> str:
         """The answer, unless it is larger than ``max_response_bytes``: then a typed error
@@ -64,40 +65,24 @@ class _GraphQLView(GraphQL[Context, None]):
 
     async def get_context(self, request: Any, response: Any) -> Context:
         runtime = request.app.state.runtime
-        # Absent only for the GraphiQL page itself, which runs no operation.
+        # Over HTTP the endpoint put the checked key in the scope; a socket's comes with its
+        # `connection_init` (websocket.py). Absent: nobody, granted nothing.
         principal: Principal = request.scope.get("graphmem.principal", NOBODY)
         return Context(db=runtime.db, principal=principal, settings=self.settings,
                        embedder=runtime.embedder, fact_cache=runtime.fact_cache,
                        usage=runtime.usage,
                        worker=runtime.worker, subscriptions=self.subscriptions)
 
-    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
-        """A subscription's key, as ``Authorization: Bearer …`` in ``connection_init``'s
-        payload (browsers cannot set headers on a WebSocket); refused: closed with 4403."""
-        if not self.settings.auth_required:
-            context.principal = ANONYMOUS_ADMIN
-            return await super().on_ws_connect(context)
-        params = context.connection_params if isinstance(context.connection_params, dict) \
-            else {}
-        header = params.get("Authorization") or params.get("authorization")
-        try:
-            context.principal = await authenticate(
-                context.db, header if isinstance(header, str) else None, self.keys)
-        except GraphmemError:
-            raise ConnectionRejectionError from None
-        return await super().on_ws_connect(context)
-
 
 class GraphQLEndpoint:
-    """ASGI app for ``/graphql``: limits, authentication, then the GraphQL view. ``ide`` answers
-    a GET without a query: the GraphiQL page, served from local files (None: not served)."""
+    """ASGI app for ``/graphql`` over HTTP: the gate's checks, then the GraphQL view. ``ide``
+    answers a GET without a query: the GraphiQL page, served from local files (None: not
+    served)."""
 
-    def __init__(self, settings: Settings, ide: ASGIApp | None = None) -> None:
-        self.settings = settings
+    def __init__(self, view: GraphQLView, ide: ASGIApp | None = None) -> None:
+        self.view = view
+        self.gate = view.gate
         self.ide = ide
-        self.keys = KeyCache(settings.auth_cache_s)
-        self.view = _GraphQLView(settings, self.keys)
-        self.limiter = RateLimiter(settings.rate_limit_per_process)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -112,78 +97,46 @@ class GraphQLEndpoint:
 
     async def _serve(self, request: Request, scope: Scope, send: Send) -> None:
         receive = request.receive
-        body = await _read_capped(request, self.settings.max_body_bytes)
-        if body is None:
-            await _error(413, "PAYLOAD_TOO_LARGE",
-                         f"request body exceeds {self.settings.max_body_bytes} bytes")(
-                scope, receive, send)
-            return
-        if _has_lone_surrogate(body):
-            await _error(400, "INVALID_INPUT", "strings must be valid Unicode: the body "
-                         "escapes a lone UTF-16 surrogate")(scope, receive, send)
-            return
         try:
-            principal = await self._principal(request)
+            body = await _read_capped(request, self.gate.settings.max_body_bytes)
+            if b"\\ud" in body.lower():  # only bodies with such escapes are decoded twice
+                with suppress(ValueError, Unreadable):  # not JSON: the view answers that
+                    self.gate.check_unicode(decode_json(body))
+            principal = await self.gate.admit(request.app.state.runtime.db,
+                                              request.headers.get("authorization"))
         except GraphmemError as exc:
-            status = 401 if isinstance(exc, Unauthenticated) else 503
-            await _error(status, exc.code, exc.message,
-                         retryable=exc.retryable)(scope, receive, send)
-            return
-        wait = self.limiter.allow(principal.key_id)
-        if wait > 0:
-            await _error(429, "RATE_LIMITED", "too many requests for this API key",
-                         {"Retry-After": str(max(1, round(wait)))}, retryable=True)(
-                scope, receive, send)
+            await _refusal(exc)(scope, receive, send)
             return
         scope["graphmem.principal"] = principal
         try:
             with background.requests.request():  # the embedding backlog waits for quiet
                 await self.view(scope, _replay(body), send)
-        except _UnreadableBody as exc:  # raised while reading the body: nothing was sent yet
-            reason = ("the body is not UTF-8" if str(exc) == "UnicodeDecodeError"
-                      else "the body's JSON is nested too deeply")
-            await _error(400, "INVALID_INPUT", reason)(scope, receive, send)
-
-    async def _principal(self, request: Request) -> Principal:
-        if not self.settings.auth_required:
-            return ANONYMOUS_ADMIN
-        db = request.app.state.runtime.db
-        return await authenticate(db, request.headers.get("authorization"), self.keys)
+        except Unreadable as exc:  # raised while reading the body: nothing was sent yet
+            await _error(400, "INVALID_INPUT", exc.reason)(scope, receive, send)
 
 
-async def _read_capped(request: Request, limit: int) -> bytes | None:
+async def _read_capped(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        return None
+        raise PayloadTooLarge(f"request body exceeds {limit} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            return None
+            raise PayloadTooLarge(f"request body exceeds {limit} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
 
 
-def _has_lone_surrogate(body: bytes) -> bool:
-    """JSON may escape half a UTF-16 pair ("\\ud800"); such a string cannot be stored (Neo4j
-    speaks UTF-8), so it is refused here. Only bodies with such escapes are decoded twice."""
-    if b"\\ud" not in body.lower():
-        return False
-    try:
-        decoded = json.loads(body)
-    except ValueError:
-        return False  # not JSON: the GraphQL view answers that
-    return _any_surrogate(decoded)
+def _refusal(exc: GraphmemError) -> Response:
+    """A request the gate refused, with the HTTP status its kind has."""
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    return _error(_STATUS.get(type(exc), 503), exc.code, exc.message, headers,
+                  retryable=exc.retryable)
 
 
-def _any_surrogate(value: Any) -> bool:
-    if isinstance(value, str):
-        return any("\ud800" <= ch <= "\udfff" for ch in value)
-    if isinstance(value, dict):
-        return any(_any_surrogate(k) or _any_surrogate(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_any_surrogate(v) for v in value)
-    return False
+_STATUS: dict[type[GraphmemError], int] = {
+    Unauthenticated: 401, PayloadTooLarge: 413, InvalidInput: 400, RateLimited: 429}
 
 
 def _status_into(span: Any, send: Send) -> Send:
@@ -218,8 +171,10 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
                     headers=headers)
 
 
-def graphql_routes(settings: Settings, ide: ASGIApp | None = None) -> list[BaseRoute]:
-    """``/graphql`` over HTTP and, for subscriptions, over a WebSocket: one schema."""
-    endpoint = GraphQLEndpoint(settings, ide if settings.graphiql else None)
+def graphql_routes(settings: Settings, gate: Gate,
+                   ide: ASGIApp | None = None) -> list[BaseRoute]:
+    """``/graphql`` over HTTP and over a WebSocket: one schema, one gate."""
+    view = GraphQLView(settings, gate)
+    endpoint = GraphQLEndpoint(view, ide if settings.graphiql else None)
     return [Route("/graphql", endpoint, methods=["GET", "POST"]),
-            WebSocketRoute("/graphql", endpoint.view)]
+            WebSocketRoute("/graphql", view)]

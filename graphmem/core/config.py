@@ -84,11 +84,16 @@ class Settings(BaseSettings):
     introspection: bool = True
     auth_required: bool = True
     auth_cache_s: float = Field(10.0, ge=0)  # a revoked key stops working within this
-    # How often a `memoryEvents` subscription looks for new events, and how many may run at
-    # once in a process (each polls Neo4j) and on one WebSocket.
+    # How often the process looks for new events for its `memoryEvents` subscriptions, and how
+    # many may run at once in a process, for one API key and on one WebSocket.
     event_poll_s: float = Field(0.5, gt=0, le=60)
     max_subscriptions: int = Field(500, ge=1)
+    max_subscriptions_per_key: int = Field(50, ge=1)
     max_subscriptions_per_socket: int = Field(10, ge=1, le=100)
+    # WebSockets: how many one API key may hold open in a process, and how long one may sit
+    # with nothing running and nothing said before it is closed.
+    max_sockets_per_key: int = Field(32, ge=1)
+    socket_idle_s: float = Field(300.0, gt=0)
     # Webhooks: each delivery is tried this many times, the first retry after
     # ``webhook_backoff_s`` (doubling, capped like jobs'); private addresses are refused
     # unless allowed (a webhook must not make the service call into its own network).

@@ -6,13 +6,15 @@ GraphmemError
 ├── MigrationError         a migration failed or an applied one was edited
 ├── DatabaseUnavailable    Neo4j unreachable (retryable)
 ├── InvalidInput           the request is malformed; nothing was written
-│   └── QueryTooCostly     the query or its answer is over the cost or size limit
+│   ├── QueryTooCostly     the query or its answer is over the cost or size limit
+│   └── PayloadTooLarge    the request (HTTP body, WebSocket message) is over the size cap
 ├── NotFound               a referenced id does not exist in the namespace
 ├── DuplicateConflict      an idempotency key was reused with different content
 ├── ConcurrentChange       another write changed what this one read (retryable)
 │   └── LeaseLost          a pipeline job was taken over; its result is discarded
 ├── Unauthenticated        no or unknown API key
 ├── Forbidden              the key is not granted the namespace
+├── RateLimited            the key sent more than its rate (retryable, after `retry_after`)
 ├── DecryptionFailed       encrypted content without the key that sealed it
 └── LLMError               the LLM endpoint failed or answered unusably (retryable)
     └── LLMRefused         the model refused (the same input would be refused again)
@@ -60,6 +62,10 @@ class QueryTooCostly(InvalidInput):
     code = "QUERY_TOO_COSTLY"
 
 
+class PayloadTooLarge(InvalidInput):
+    code = "PAYLOAD_TOO_LARGE"
+
+
 class NotFound(GraphmemError):
     code = "NOT_FOUND"
 
@@ -79,6 +85,17 @@ class Unauthenticated(GraphmemError):
 
 class Forbidden(GraphmemError):
     code = "FORBIDDEN"
+
+
+class RateLimited(GraphmemError):
+    """``retry_after``: whole seconds to wait (at least 1), also in ``extensions``."""
+
+    code = "RATE_LIMITED"
+    retryable = True
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, retryAfter=retry_after)
+        self.retry_after = retry_after
 
 
 class LeaseLost(ConcurrentChange):

@@ -21,10 +21,9 @@ def test_bucket_bursts_then_waits_then_refills() -> None:
 async def test_over_the_limit_is_429_before_graphql(client: httpx.AsyncClient, db: Database,
                                                     app: object) -> None:
     token = await create_key(db, "limited", grants=["limited/*"], admin=False)
-    routes = app.routes  # type: ignore[attr-defined]
-    endpoint = next(r.app for r in routes if getattr(r, "path", "") == "/graphql")
-    original = endpoint.limiter
-    endpoint.limiter = RateLimiter(per_minute=2)
+    gate = app.state.gate  # type: ignore[attr-defined]
+    original = gate.limiter
+    gate.limiter = RateLimiter(per_minute=2)
     try:
         codes = [(await client.post("/graphql", json={"query": "{ __typename }"},
                                     headers={"Authorization": f"Bearer {token}"})).status_code
@@ -32,7 +31,7 @@ async def test_over_the_limit_is_429_before_graphql(client: httpx.AsyncClient, d
         limited = await client.post("/graphql", json={"query": "{ __typename }"},
                                     headers={"Authorization": f"Bearer {token}"})
     finally:
-        endpoint.limiter = original
+        gate.limiter = original
     assert codes == [200, 200, 429]
     assert limited.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
     assert int(limited.headers["retry-after"]) >= 1

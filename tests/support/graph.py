@@ -82,3 +82,11 @@ async def plan_of(db: Database, text: str) -> Any:
         summary = await result.consume()
     assert summary.plan is not None
     return summary.plan
+
+
+async def episode_contents(db: Database, ns: str) -> list[str]:
+    """The content of every episode stored in ``ns``, in no particular order."""
+    records, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) RETURN e.content AS content", {"ns": ns},
+        database_=db.name)
+    return [r["content"] for r in records]
