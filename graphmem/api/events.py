@@ -4,18 +4,21 @@ concerns is read through its fields, by a key that may read the namespace."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterator
 from datetime import datetime
 from typing import Annotated, TypeAlias
 
 import strawberry
+from graphql import ExecutionResult, GraphQLError
+from strawberry.extensions import SchemaExtension
+from strawberry.types.graphql import OperationType
 
 from graphmem.api.arguments import FirstArg, NamespaceArg
 from graphmem.api.context import Info, Subscriptions
 from graphmem.api.facts import Fact
 from graphmem.api.fields import resolver
 from graphmem.api.jobs import Job
-from graphmem.core.errors import Forbidden, QueryTooCostly
+from graphmem.core.errors import Forbidden, InvalidInput, QueryTooCostly
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.events import feed, webhooks
@@ -86,6 +89,21 @@ async def memory_events(info: Info, namespace: NamespaceArg,
         count.by_key[key] -= 1
         if count.by_key[key] <= 0:
             del count.by_key[key]
+
+
+class SubscriptionsOnSockets(SchemaExtension):
+    """A subscription runs on a WebSocket; sent as an HTTP request (strawberry would execute it
+    as a query, and fail inside) it is refused as the client's error."""
+
+    def on_execute(self) -> Iterator[None]:
+        run = self.execution_context
+        on_socket = getattr(run.context, "connection_params", None) is not None
+        if run.operation_type is OperationType.SUBSCRIPTION and not on_socket:
+            refusal = InvalidInput("subscriptions run over a WebSocket on /graphql "
+                                   "(graphql-transport-ws), not over HTTP")
+            run.result = ExecutionResult(None, [GraphQLError(refusal.message,
+                                                             original_error=refusal)])
+        yield
 
 
 @strawberry.type(description="A URL a namespace's events are POSTed to, signed with its secret "

@@ -309,6 +309,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         partial(AddValidationRules, limits),
         partial(_ValidationCache, maxsize=DOCUMENT_CACHE),
         TypedErrors,
+        event_api.SubscriptionsOnSockets,
         OperationTiming,
         audit_api.AuditTrail,
     ]

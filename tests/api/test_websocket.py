@@ -193,3 +193,12 @@ async def test_malformed_subscribe_messages_close_with_4400(
     async with socket(service, token) as ws:
         await ws.send(json.dumps({"id": "x", "type": "subscribe", "payload": payload}))
         assert await close_code(ws, 5) == 4400
+
+
+async def test_a_subscription_sent_over_http_is_the_clients_error(
+        service: str, admin_token: str, ns: str) -> None:
+    async with httpx.AsyncClient() as http:
+        answer = await http.post(f"{service}/graphql", json={"query": EVENTS,
+                                                             "variables": {"ns": ns}},
+                                 headers={"Authorization": f"Bearer {admin_token}"})
+    assert [e["extensions"]["code"] for e in answer.json()["errors"]] == ["INVALID_INPUT"]
