@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated
 
 import strawberry
@@ -12,6 +12,7 @@ from graphmem.api.context import Info
 from graphmem.api.episodes import Episode
 from graphmem.api.facts import Fact
 from graphmem.core.errors import Forbidden
+from graphmem.core.timeutil import duration
 from graphmem.governance import ephemeral, forgetting
 from graphmem.governance import erasure as domain
 from graphmem.security import namespace_keys
@@ -128,7 +129,8 @@ async def mark_session_ephemeral(
 ) -> EphemeralSession:
     ctx = info.context
     ns = ctx.namespace(namespace)
-    state = await ephemeral.mark(ctx.db, ns, session_id, timedelta(minutes=idle_minutes))
+    idle = duration("idleMinutes", minutes=idle_minutes)
+    state = await ephemeral.mark(ctx.db, ns, session_id, idle)
     assert state.ephemeral_ttl is not None
     return EphemeralSession(session_id=state.session_id,
                             idle_minutes=state.ephemeral_ttl.total_seconds() / 60,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated
 
 import strawberry
@@ -10,6 +10,7 @@ import strawberry
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.facts import Fact
+from graphmem.core.timeutil import duration
 from graphmem.facts import store as facts
 from graphmem.governance import pruning as domain
 
@@ -59,8 +60,9 @@ async def set_pruning_policy(
 ) -> PruningPolicy:
     ctx = info.context
     ns = ctx.namespace(namespace)
-    return PruningPolicy.of(await domain.set_policy(ctx.db, ns, domain.Policy(
-        policy.min_confidence, timedelta(days=policy.unused_for_days)), ctx.principal.name))
+    unused_for = duration("unusedForDays", days=policy.unused_for_days)
+    return PruningPolicy.of(await domain.set_policy(
+        ctx.db, ns, domain.Policy(policy.min_confidence, unused_for), ctx.principal.name))
 
 
 async def remove_pruning_policy(info: Info, namespace: NamespaceArg) -> bool:

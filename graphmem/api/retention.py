@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated, TypeAlias
 
 import strawberry
@@ -10,6 +10,7 @@ import strawberry
 from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.episodes import EpisodeKind, Sensitivity
+from graphmem.core.timeutil import duration
 from graphmem.episodes.store import EpisodeKind as DomainKind
 from graphmem.episodes.store import Sensitivity as DomainSensitivity
 from graphmem.governance import retention as domain
@@ -73,7 +74,8 @@ def _policy(value: RetentionPolicyInput) -> domain.Policy:
     return domain.Policy(
         kind=DomainKind(value.kind) if value.kind else None,
         sensitivity=DomainSensitivity(value.sensitivity) if value.sensitivity else None,
-        max_age=timedelta(days=value.max_age_days), action=domain.Action(value.action),
+        max_age=duration("maxAgeDays", days=value.max_age_days),
+        action=domain.Action(value.action),
         keep_searchable=value.keep_searchable)
 
 

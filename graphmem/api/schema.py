@@ -46,6 +46,7 @@ from graphmem.api.errors import TypedErrors, code_of
 from graphmem.api.pagination import Connection
 from graphmem.api.timing import OperationTiming
 from graphmem.core.config import Settings
+from graphmem.core.timeutil import check_range
 
 log = logging.getLogger(__name__)
 DOCUMENT_CACHE = 512  # distinct query texts kept parsed and validated (bounded: LRU)
@@ -278,10 +279,10 @@ def _parse_datetime(value: str) -> datetime:
     """The standard library's C parser first: strawberry's default (dateutil's isoparse) was
     a tenth of a 500-episode `recordEpisodes` batch; dateutil still reads what it cannot."""
     try:
-        return datetime.fromisoformat(value)
+        parsed = datetime.fromisoformat(value)
     except ValueError:
-        parsed: datetime = dateutil.parser.isoparse(value)
-        return parsed
+        parsed = dateutil.parser.isoparse(value)
+    return check_range(parsed)
 
 
 DATETIME = replace(DateTimeDefinition, parse_value=wrap_parser(_parse_datetime, "DateTime"))

@@ -2,10 +2,36 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.core.errors import InvalidInput
+
+# The instants graphmem accepts: every window it computes around one (a year back, a day
+# ahead) stays within what Python and Neo4j can represent.
+EARLIEST = datetime(100, 1, 1, tzinfo=UTC)
+LATEST = datetime(9899, 12, 31, 23, 59, 59, tzinfo=UTC)
+
+
+def check_range(value: datetime) -> datetime:
+    """``value`` when it lies between EARLIEST and LATEST (in UTC), else ValueError."""
+    try:
+        instant = value if value.tzinfo is None else value.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-14:00 is in year 10000 in UTC
+        instant = LATEST + timedelta(seconds=1)
+    if not EARLIEST.replace(tzinfo=None) <= instant.replace(tzinfo=None) <= \
+            LATEST.replace(tzinfo=None):
+        raise ValueError(f"a time must lie between {EARLIEST:%Y-%m-%d} and {LATEST:%Y-%m-%d}")
+    return value
+
+
+def duration(field: str, *, days: float = 0, minutes: float = 0) -> timedelta:
+    """A client's number of days or minutes as a span; one no clock can hold (1e300 days) is
+    the client's error, not an overflow inside."""
+    try:
+        return timedelta(days=days, minutes=minutes)
+    except OverflowError:
+        raise InvalidInput(f"{field} is out of range", field=field) from None
 
 
 def require_aware(value: datetime, field: str) -> None:
