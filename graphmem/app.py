@@ -32,6 +32,7 @@ from graphmem.core.errors import GraphmemError
 from graphmem.db import migrations
 from graphmem.db.database import Database, open_database, wait_until_reachable
 from graphmem.events import webhooks
+from graphmem.events.feed import Feed
 from graphmem.observability import metrics, tracing
 from graphmem.observability.logs import RequestIds
 from graphmem.pipelines.worker import Worker, run_workers
@@ -54,6 +55,7 @@ class Runtime:
     fact_cache: FactCache = field(default_factory=FactCache)
     usage: UsageLog = field(default_factory=UsageLog)
     worker: Worker | None = None  # runs jobs on request (`wait: true`); the pool runs the rest
+    events: Feed | None = None  # one poll of the outbox for every subscription
     ready: bool = False
     problem: str | None = "starting"
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -114,7 +116,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         db = open_database(settings)
         runtime = Runtime(settings=settings, db=db, embedder=embeddings.make_embedder(settings),
-                          worker=Worker(db, settings))
+                          worker=Worker(db, settings), events=Feed(db, settings.event_poll_s))
         runtime._task = asyncio.create_task(runtime.become_ready())
         app.state.runtime = runtime
         try:
@@ -126,6 +128,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+            if runtime.events is not None:
+                await runtime.events.close()
             if runtime.ready:  # the last interval's notes; only a hint if Neo4j is gone
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(runtime.usage.flush(runtime.db), timeout=5)

@@ -13,6 +13,7 @@ from strawberry.types import Info as _Info
 from graphmem.core.config import Settings
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database
+from graphmem.events.feed import Feed
 from graphmem.pipelines.worker import Worker
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
@@ -41,6 +42,7 @@ class Context:
     loaders: dict[tuple[str, str], DataLoader[Any, Any]] = field(default_factory=dict)
     connection_params: object = None  # a WebSocket's `connection_init` payload
     subscriptions: Subscriptions | None = None  # the process's running subscriptions
+    events: Feed | None = None  # the process's one poll of the outbox, for subscriptions
 
     def namespace(self, raw: str) -> Namespace:
         """Validate a namespace argument and check this key may use it.

@@ -21,7 +21,7 @@ from graphmem.api.jobs import Job
 from graphmem.core.errors import Forbidden, InvalidInput, QueryTooCostly
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
-from graphmem.events import feed, webhooks
+from graphmem.events import webhooks
 from graphmem.events.outbox import Event, EventKind
 from graphmem.facts import store as facts
 from graphmem.jobs import queue as jobs
@@ -71,6 +71,7 @@ async def memory_events(info: Info, namespace: NamespaceArg,
                         kinds: KindsArg = None) -> AsyncGenerator[MemoryEvent, None]:
     ctx = info.context
     ns = ctx.namespace(namespace)
+    assert ctx.events is not None  # the runtime's, always given with the context
     count, key = ctx.subscriptions or Subscriptions(), ctx.principal.key_id
     if count.running >= ctx.settings.max_subscriptions:
         raise QueryTooCostly(f"this process runs {ctx.settings.max_subscriptions} "
@@ -81,8 +82,7 @@ async def memory_events(info: Info, namespace: NamespaceArg,
     count.running += 1
     count.by_key[key] += 1
     try:
-        async for event in feed.follow(ctx.db, ns, kinds or list(EventKind),
-                                       ctx.settings.event_poll_s):
+        async for event in ctx.events.follow(ns, kinds or list(EventKind)):
             yield MemoryEvent.of(event)
     finally:
         count.running -= 1

@@ -71,7 +71,8 @@ class GraphQLView(GraphQL[Context, None]):
         return Context(db=runtime.db, principal=principal, settings=self.settings,
                        embedder=runtime.embedder, fact_cache=runtime.fact_cache,
                        usage=runtime.usage,
-                       worker=runtime.worker, subscriptions=self.subscriptions)
+                       worker=runtime.worker, subscriptions=self.subscriptions,
+                       events=runtime.events)
 
 
 class GraphQLEndpoint:

@@ -72,6 +72,15 @@ async def since(db: Database, ns: Namespace, kinds: list[EventKind], after: date
     return [Event.from_row(row, ns) for row in rows]
 
 
+async def since_any(db: Database, namespaces: list[Namespace], after: datetime,
+                    after_id: str = "", limit: int = 1_000) -> list[Event]:
+    """Every kind of event of these namespaces after (``after``, ``after_id``), oldest first:
+    the feed's one look for all its listeners."""
+    rows = await db.read("events/since_any", namespaces=namespaces, after=to_native(after),
+                         after_id=after_id, after_node=after_id.partition(".")[0], limit=limit)
+    return [Event.from_row(row, row["ns"]) for row in rows]
+
+
 async def prune(db: Database, now: datetime) -> int:
     """Drop events older than ``EVENT_DAYS``, in bounded transactions; how many nodes (and
     deliveries) went."""

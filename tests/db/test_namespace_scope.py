@@ -39,6 +39,9 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "jobs/claim": "the service-wide job queue; a job carries its namespace to the worker",
     "jobs/reclaim": "puts back jobs of dead workers, whichever namespace",
     "jobs/depth": "the queue-depth gauge",
+    "events/since_any": "the process's one poll for its subscriptions, over the namespaces "
+                        "they were authorised for; each event goes only to listeners of its "
+                        "own namespace (events/feed.py)",
     "retention/namespaces": "the sweeper's round: which namespaces have policies",
     "pruning/namespaces": "the worker's round: which namespaces have a pruning policy",
     "sessions/idle_ephemeral": "the worker's sweep: ephemeral sessions of every namespace "

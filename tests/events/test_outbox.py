@@ -82,15 +82,17 @@ async def test_events_written_one_node_each_keep_their_ids_after_migrating(
 @pytest.fixture
 async def listener(db: Database, ns: str) -> AsyncIterator[asyncio.Queue[Event]]:
     got: asyncio.Queue[Event] = asyncio.Queue()
+    events = feed.Feed(db, poll_s=0.05)
 
     async def listen() -> None:
-        async for event in feed.follow(db, Namespace(ns), ALL, poll_s=0.05):
+        async for event in events.follow(Namespace(ns), ALL):
             got.put_nowait(event)
 
     task = asyncio.create_task(listen())
     await asyncio.sleep(0.2)
     yield got
     task.cancel()
+    await events.close()
 
 
 async def drained(got: asyncio.Queue[Event], expected: int) -> list[Event]:
