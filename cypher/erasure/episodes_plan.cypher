@@ -6,7 +6,7 @@ UNWIND $ids AS id
 MATCH (e:Episode {ns: $ns, id: id})
 OPTIONAL MATCH (e)<-[:EVIDENCED_BY]-(f:Fact {ns: $ns})
 WHERE f.retracted_at IS NULL AND f.pinned_at IS NULL
-  AND NOT EXISTS { MATCH (f)-[:EVIDENCED_BY]->(other:Episode) WHERE NOT other.id IN $ids }
+  AND NOT EXISTS { MATCH (f)-[:EVIDENCED_BY]->(other) WHERE NOT other.id IN $ids }
 OPTIONAL MATCH (f)-[:SUBJECT|OBJECT]->(x:Entity)
 RETURN collect(DISTINCT {session_id: e.session_id, occurred_at: e.occurred_at}) AS sessions,
        collect(DISTINCT f.id) AS orphaned, collect(DISTINCT x.id) AS entities,

@@ -11,7 +11,7 @@ CALL (episodes) {
   MATCH (:Episode {ns: $ns, id: id})<-[:EVIDENCED_BY]-(f:Fact)
   WHERE f.ns = $ns AND f.pinned_at IS NULL
     AND NOT EXISTS {
-      MATCH (f)-[:EVIDENCED_BY]->(other:Episode) WHERE NOT other.id IN episodes
+      MATCH (f)-[:EVIDENCED_BY]->(other) WHERE NOT other.id IN episodes
     }
   RETURN collect(DISTINCT f.id) AS facts
 }
