@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 import mcp_types as types
+import pytest
 from graphmem_client.tools import TOOLS
 from mcp.client import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -131,6 +133,7 @@ async def test_resources_over_stdio(server_url: str, admin_token: str, ns: str) 
         assert "Dana is planning a move to Porto." in _text(await session.read_resource(summary))
 
 
+@pytest.mark.hostile("mcp")
 async def test_tools_over_streamable_http(server_url: str, admin_token: str, ns: str) -> None:
     port = free_port()
     server = subprocess.Popen(
@@ -139,7 +142,17 @@ async def test_tools_over_streamable_http(server_url: str, admin_token: str, ns:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         _wait_for(port)
-        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
+        url = f"http://127.0.0.1:{port}/mcp"
+        for key in (None, "gm_wrong", admin_token[:-1]):  # the user's key, or nothing
+            headers = {"Authorization": f"Bearer {key}"} if key else {}
+            refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                            "params": {"name": "forget",
+                                                       "arguments": {"entity": "user"}}},
+                                 headers={**headers, "Accept": "application/json, "
+                                          "text/event-stream"}, timeout=10)
+            assert refused.status_code == 401
+        keyed = httpx2.AsyncClient(headers={"Authorization": f"Bearer {admin_token}"})
+        async with keyed, streamable_http_client(url, http_client=keyed) as (read, write), \
                 ClientSession(read, write) as session:
             await session.initialize()
             assert {t.name for t in (await session.list_tools()).tools} == {

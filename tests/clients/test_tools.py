@@ -91,6 +91,15 @@ def _check_parameters(schema: dict[str, Any]) -> None:
         assert prop.get("description") or "anyOf" in prop, name
 
 
+@pytest.mark.hostile("mcp")
+def test_no_tool_erases_a_whole_namespace() -> None:
+    """One prompt-injected call must not erase a user's every memory."""
+    forget = next(t for t in openai_tools() if t["function"]["name"] == "forget")
+    assert set(forget["function"]["parameters"]["properties"]) == {"entity", "episodes"}
+    assert all("namespace" not in t["function"]["parameters"]["properties"]
+               for t in openai_tools())
+
+
 def test_both_formats_come_from_one_definition() -> None:
     anthropic = {tool["name"]: tool for tool in anthropic_tools()}
     for tool in openai_tools():
@@ -188,8 +197,8 @@ def test_failures_come_back_as_text_the_model_can_act_on(
     # A model cannot aim a call at another namespace: the argument does not exist.
     elsewhere = handle_tool_call(memory, "about", {"entity": "Dana", "namespace": "other/user"})
     assert elsewhere.startswith("Error: invalid arguments for about: namespace: Extra inputs")
-    both = handle_tool_call(memory, "forget", {"entity": "Dana", "everything": True})
-    assert "exactly one of entity, episodes or everything" in both
+    both = handle_tool_call(memory, "forget", {"entity": "Dana", "episodes": ["ep_1"]})
+    assert "exactly one of entity or episodes" in both
     unknown = handle_tool_call(memory, "why", {"fact_id": "fact_none"})
     assert unknown.startswith("Error from why: NOT_FOUND"), unknown
     assert "about and search show what memory holds" in unknown

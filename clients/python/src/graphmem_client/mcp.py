@@ -4,7 +4,9 @@ facts and a session's summary as resources.
 One server serves one end user: the namespace and API key come from `GRAPHMEM_URL`,
 `GRAPHMEM_KEY` and `GRAPHMEM_NAMESPACE` (as for `Memory`), never from a tool's arguments.
 Over stdio that is one user per connection (the MCP client starts one process each); over
-streamable HTTP, one user per server process.
+streamable HTTP, one user per server process, and an MCP client must present that user's key
+(`Authorization: Bearer <GRAPHMEM_KEY>`): anyone who can reach the port could otherwise read
+and erase the user's memory.
 
 Run it::
 
@@ -16,6 +18,8 @@ Run it::
 from __future__ import annotations
 
 import argparse
+import hmac
+import os
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -144,8 +148,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         import uvicorn
 
+        key = os.environ.get("GRAPHMEM_KEY")
+        if not key:
+            parser.error("the HTTP transport needs GRAPHMEM_KEY: MCP clients must present it")
         app = server.streamable_http_app(streamable_http_path=args.path, host=args.host)
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(requiring_key(app, key), host=args.host, port=args.port,
+                    log_level="warning")
+
+
+def requiring_key(app: Any, key: str) -> Any:
+    """The ASGI app, answering 401 to any HTTP request without ``Authorization: Bearer key``."""
+    expected = f"Bearer {key}".encode()
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            sent = dict(scope["headers"]).get(b"authorization", b"")
+            if not hmac.compare_digest(sent, expected):
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": b"send the user's graphmem "
+                            b"key as 'Authorization: Bearer gm_...'"})
+                return
+        await app(scope, receive, send)
+
+    return guarded
 
 
 async def _serve_stdio(server: Server[AsyncMemory]) -> None:

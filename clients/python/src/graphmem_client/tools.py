@@ -196,23 +196,23 @@ class _Retract(_Arguments):
 
 
 class _Forget(_Arguments):
+    """Whole-namespace erasure is not a tool: one prompt-injected call could erase a user's
+    every memory. The application offers it itself (``Memory.forget(namespace=True)``, the
+    console) behind its own confirmation."""
+
     method = "forget"
     entity: str | None = Field(None, min_length=1,
                                description="Erase every fact about this entity.")
     episodes: list[str] | None = Field(None, min_length=1,
                                        description="Erase these episodes (ids).")
-    everything: bool = Field(False, description="Erase all of this user's memory. Only when the "
-                                                 "user explicitly asks for it.")
 
     @model_validator(mode="after")
     def _one_target(self) -> _Forget:
-        if sum((self.entity is not None, self.episodes is not None, self.everything)) != 1:
-            raise ValueError("give exactly one of entity, episodes or everything")
+        if (self.entity is None) == (self.episodes is None):
+            raise ValueError("give exactly one of entity or episodes")
         return self
 
     def kwargs(self) -> dict[str, Any]:
-        if self.everything:
-            return {"namespace": True}
         return {"entity": self.entity} if self.entity is not None else {"episodes": self.episodes}
 
     def render(self, result: Receipt) -> str:
@@ -303,8 +303,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("retract", "Withdraw a fact that is no longer believed or was never true, without a "
          "replacement value.", _Retract),
     Tool("forget", "Permanently erase memory the user asks you to delete: everything about one "
-         "entity, some episodes, or (only on explicit request) everything. Cannot be undone.",
-         _Forget),
+         "entity, or some episodes. Cannot be undone. Erasing all of the user's memory is not "
+         "a tool: tell the user where their app offers it.", _Forget),
     Tool("resolve_conflict", "Settle a dispute between facts memory could not decide (two values "
          "for something that has one), keeping the one that is right.", _ResolveConflict),
 )
