@@ -131,22 +131,22 @@ def test_other_errors_are_not_retried(
     assert len(seen) == 1 and not raised.value.retryable
 
 
-def test_transport_failures_retry_only_before_the_request_was_sent() -> None:
+def test_transport_failures_retry_unless_a_write_may_have_been_applied() -> None:
     calls = []
 
-    def refuse(request: httpx.Request) -> httpx.Response:
+    def flaky(request: httpx.Request) -> httpx.Response:
         calls.append(request)
         if len(calls) == 1:
-            raise httpx.ConnectError("refused", request=request)
-        if len(calls) == 2:
-            return httpx.Response(200, json={"data": RECALL})
-        raise httpx.ReadTimeout("slow", request=request)
+            raise httpx.ConnectError("refused", request=request)  # never reached the server
+        if len(calls) in (2, 4):
+            raise httpx.ReadTimeout("slow", request=request)  # it may have
+        return httpx.Response(200, json={"data": RECALL})
 
-    with Memory("http://x/graphql", "k", "ns", transport=httpx.MockTransport(refuse)) as memory:
-        assert memory.recall("q").text == ""
+    with Memory("http://x/graphql", "k", "ns", transport=httpx.MockTransport(flaky)) as memory:
+        assert memory.recall("q").text == ""  # refused, timed out, then answered: a read
         with pytest.raises(Unreachable) as raised:
-            memory.recall("q")  # may have reached the server: not sent again
-    assert len(calls) == 3 and not raised.value.retryable
+            memory.retract("fact_x", reason="wrong")  # a retraction may have been applied
+    assert len(calls) == 4 and not raised.value.retryable
 
 
 async def test_the_async_client_retries_the_same_way() -> None:

@@ -32,6 +32,23 @@ class _Interrupted(httpx.AsyncBaseTransport):
         return await self.inner.handle_async_request(request)
 
 
+class _AnswerLost(httpx.AsyncBaseTransport):
+    """The app; but the answer to the first request is lost after the server handled it (a
+    client timeout while the server was still retrying), as a ReadTimeout."""
+
+    def __init__(self, app: Starlette) -> None:
+        self.inner = httpx.ASGITransport(app=app)
+        self.sent = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent += 1
+        response = await self.inner.handle_async_request(request)
+        if self.sent == 1:
+            await response.aread()
+            raise httpx.ReadTimeout("the answer did not come in time", request=request)
+        return response
+
+
 async def _episodes(app: Starlette, token: str, ns: str) -> list[str]:
     query = """query($ns: String!) { episodes(namespace: $ns, where: {sessionId: "log"},
                first: 200) { nodes { content } } }"""
@@ -76,3 +93,16 @@ def test_turns_without_an_id_get_a_stable_one() -> None:
     assert Turn(content="x", role="tool").episode(0, None, T0)["kind"] == "TOOL_RESULT"
     with pytest.raises(ValueError, match="unknown role"):
         Turn(content="x", role="narrator").episode(0, None, T0)
+
+
+async def test_a_write_whose_answer_was_lost_is_sent_again_and_written_once(
+        app: Starlette, admin_token: str, ns: str) -> None:
+    """The server committed the batch; the client timed out before its answer. Recording is
+    idempotent by externalId, so the client sends it again rather than report a failure for
+    a write that was committed."""
+    lost = _AnswerLost(app)
+    async with AsyncMemory("http://graphmem.test/graphql", admin_token, ns, transport=lost,
+                           ) as memory:
+        result = await memory.record(_turns(3), session_id="log")
+    assert lost.sent == 2 and (result.created, result.duplicates) == (0, 3)
+    assert await _episodes(app, admin_token, ns) == [turn.content for turn in _turns(3)]

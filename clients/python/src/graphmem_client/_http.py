@@ -75,11 +75,13 @@ def data_of(response: httpx.Response) -> dict[str, Any]:
     return data
 
 
-def unreachable(error: httpx.TransportError) -> GraphmemError:
-    """A transport failure; retryable only when the request cannot have reached the server
-    (a mutation that timed out may have been applied)."""
+def unreachable(error: httpx.TransportError, repeatable: bool) -> GraphmemError:
+    """A transport failure; retryable when the request cannot have reached the server, or
+    when it may have but sending it again changes nothing (``repeatable``): a mutation that
+    timed out may have been committed."""
+    never_sent = isinstance(error, httpx.ConnectError | httpx.ConnectTimeout)
     return error_for("UNREACHABLE", f"{type(error).__name__}: {error}",
-                     retryable=isinstance(error, httpx.ConnectError | httpx.ConnectTimeout))
+                     retryable=never_sent or repeatable)
 
 
 def delay(error: GraphmemError, attempt: int, retries: int,

@@ -45,8 +45,16 @@ class Call:
     operation: str
     variables: dict[str, Any]
 
+    @property
+    def repeatable(self) -> bool:
+        """Safe to send again when its answer was lost (a timeout once it reached the server):
+        reads, and the writes that are idempotent by their content (episodes by externalId; a
+        fact asserted again adds nothing new)."""
+        return self.document.lstrip().startswith("query") or self.operation in _REPEATABLE
+
 
 Steps = Generator[Call, dict[str, Any], T]
+_REPEATABLE = frozenset({"RecordEpisodes", "AssertFacts"})
 
 BATCH = 500  # episodes per request until the server names its cap (1000 by default)
 BATCH_BYTES = 4 * 1024 * 1024  # half the server's default body cap (8 MiB)

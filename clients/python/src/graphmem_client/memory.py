@@ -50,12 +50,14 @@ class Memory:
 
     ``url`` defaults to GRAPHMEM_URL, else http://127.0.0.1:8000/graphql; ``key`` to
     GRAPHMEM_KEY; ``namespace`` to GRAPHMEM_NAMESPACE (one or the other is required).
-    ``retries``: extra attempts for retryable failures. ``transport``: an httpx transport
-    (tests, proxies).
+    ``retries``: extra attempts for retryable failures, and for reads and idempotent writes
+    (recording, asserting) whose answer was lost. ``timeout``: 60 s, longer than the server's
+    own retry budget (GRAPHMEM_NEO4J_MAX_RETRY_S, 30 s), so the server's typed answer comes
+    before the client gives up. ``transport``: an httpx transport (tests, proxies).
     """
 
     def __init__(self, url: str | None = None, key: str | None = None,
-                 namespace: str | None = None, *, timeout: float = 30.0, retries: int = 3,
+                 namespace: str | None = None, *, timeout: float = 60.0, retries: int = 3,
                  transport: httpx.BaseTransport | None = None) -> None:
         self._settings = _http.Settings.read(url, key, namespace, timeout, retries)
         self._http = httpx.Client(headers=self._settings.headers, timeout=timeout,
@@ -153,7 +155,7 @@ class Memory:
                 response = self._http.post(self._settings.url, json=_http.body(call))
                 return _http.data_of(response)
             except httpx.TransportError as error:
-                failure = _http.unreachable(error)
+                failure = _http.unreachable(error, call.repeatable)
             except GraphmemError as error:
                 failure = error
             wait = _http.delay(failure, attempt, self._settings.retries, response)
@@ -167,7 +169,7 @@ class AsyncMemory:
     """``Memory`` for asyncio: the same methods, awaited; ``async with AsyncMemory() as m``."""
 
     def __init__(self, url: str | None = None, key: str | None = None,
-                 namespace: str | None = None, *, timeout: float = 30.0, retries: int = 3,
+                 namespace: str | None = None, *, timeout: float = 60.0, retries: int = 3,
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
         self._settings = _http.Settings.read(url, key, namespace, timeout, retries)
         self._http = httpx.AsyncClient(headers=self._settings.headers, timeout=timeout,
@@ -265,7 +267,7 @@ class AsyncMemory:
                 response = await self._http.post(self._settings.url, json=_http.body(call))
                 return _http.data_of(response)
             except httpx.TransportError as error:
-                failure = _http.unreachable(error)
+                failure = _http.unreachable(error, call.repeatable)
             except GraphmemError as error:
                 failure = error
             wait = _http.delay(failure, attempt, self._settings.retries, response)
