@@ -11,6 +11,7 @@ from strawberry.dataloader import DataLoader
 from strawberry.types import Info as _Info
 
 from graphmem.core.config import Settings
+from graphmem.core.errors import QueryTooCostly
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database
 from graphmem.events.feed import Feed
@@ -43,6 +44,7 @@ class Context:
     connection_params: object = None  # a WebSocket's `connection_init` payload
     subscriptions: Subscriptions | None = None  # the process's running subscriptions
     events: Feed | None = None  # the process's one poll of the outbox, for subscriptions
+    answer_bytes: int = 0  # the large values (contents) this operation's answer holds so far
 
     def namespace(self, raw: str) -> Namespace:
         """Validate a namespace argument and check this key may use it.
@@ -54,6 +56,17 @@ class Context:
         """Note what an answer returned (written later, off this request's path)."""
         if self.usage is not None:
             self.usage.note(ns, facts, episodes)
+
+    def charge(self, size: int) -> None:
+        """Count a large value into the answer as it is resolved, so an answer that would
+        outgrow ``max_response_bytes`` stops while it is built, not once it was (ten aliases
+        of a fact's 150 evidence turns of 199 KB each took the service from 708 to 1,215 MB
+        before the size cap answered)."""
+        self.answer_bytes += size
+        limit = self.settings.max_response_bytes
+        if self.answer_bytes > limit:
+            raise QueryTooCostly(f"the answer would be larger than {limit} bytes; ask for "
+                                 "less (fewer aliases, fields or smaller pages)", limit=limit)
 
     def loader(self, name: str, ns: Namespace,
                load: Callable[[list[str]], Awaitable[list[Any]]]) -> DataLoader[str, Any]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 import strawberry
 from strawberry.scalars import JSON
@@ -48,12 +49,12 @@ class Episode:
     seq: int = strawberry.field(description="Arrival order within its session (0 without one).")
     kind: EpisodeKind = strawberry.field(description="What it records.")
     actor: str | None = strawberry.field(description="Who produced it (user, agent, tool name).")
-    content: str = strawberry.field(description="The full, lossless content.")
+    text: strawberry.Private[str]
     occurred_at: datetime = strawberry.field(description="When it happened (client time, UTC).")
     recorded_at: datetime = strawberry.field(description="When graphmem stored it (server time).")
     importance: float | None = strawberry.field(description="Client-given importance, 0..1.")
     sensitivity: Sensitivity = strawberry.field(description="Sensitivity class.")
-    metadata: JSON = strawberry.field(description="Client metadata (a JSON object).")
+    meta: strawberry.Private[dict[str, Any]]
     content_hash: str = strawberry.field(description="SHA-256 of the canonical content "
                                                      "(`redacted` once redacted).")
     redacted_at: datetime | None = strawberry.field(
@@ -66,10 +67,21 @@ class Episode:
     def of(cls, e: domain.Episode) -> Episode:
         return cls(id=strawberry.ID(e.id), namespace=e.namespace, external_id=e.external_id,
                    session_id=e.session_id, seq=e.seq, kind=e.kind, actor=e.actor,
-                   content=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
+                   text=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
                    importance=e.importance, sensitivity=e.sensitivity,
-                   metadata=JSON(e.metadata), content_hash=e.content_hash,
+                   meta=e.metadata, content_hash=e.content_hash,
                    redacted_at=e.redacted_at, archived_at=e.archived_at)
+
+    @resolver("The full, lossless content.")
+    def content(self, info: Info) -> str:
+        info.context.charge(len(self.text))  # counted into the answer's size as it is built
+        return self.text
+
+    @resolver("Client metadata (a JSON object).")
+    def metadata(self, info: Info) -> JSON:
+        if self.meta:
+            info.context.charge(len(json.dumps(self.meta)))
+        return JSON(self.meta)
 
     @resolver("Facts taken from this episode (any status).")
     async def derived_facts(self, info: Info) -> list[FactRef]:

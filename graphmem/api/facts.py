@@ -10,7 +10,7 @@ from strawberry.dataloader import DataLoader
 
 from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
 from graphmem.api.context import Context, Info
-from graphmem.api.fields import resolver
+from graphmem.api.fields import resolver, selects
 from graphmem.api.inputs import batch_input
 from graphmem.api.pagination import Connection, to_connection
 from graphmem.core.namespaces import Namespace
@@ -148,8 +148,14 @@ class Fact:
     async def evidence(self, info: Info) -> list[EpisodeRef]:
         from graphmem.api.episodes import Episode
 
-        loader = evidence_loader(info.context, Namespace(self.namespace))
+        ctx, ns = info.context, Namespace(self.namespace)
+        loader = (evidence_loader(ctx, ns) if selects(info, _EPISODE_BODY)
+                  else ctx.loader("evidence_refs", ns, lambda ids: provenance.evidence_of(
+                      ctx.db, ns, ids, content=False)))
         return [Episode.of(item.episode) for item in await loader.load(str(self.id))]
+
+
+_EPISODE_BODY = {"content", "metadata"}  # what an evidence list reads only when asked
 
 
 def evidence_loader(ctx: Context, ns: Namespace) -> DataLoader[str, list[provenance.Evidence]]:

@@ -89,7 +89,7 @@ class _PerOperation:
         self._schema = schema
 
     async def stream(self, query: str, *, context_value: Context, **kwargs: Any) -> Any:
-        own = replace(context_value, loaders={})
+        own = replace(context_value, loaders={}, answer_bytes=0)
         return await self._schema.stream(query, context_value=own, **kwargs)
 
     def __getattr__(self, name: str) -> Any:

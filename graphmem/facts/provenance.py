@@ -81,8 +81,11 @@ async def links_of(db: Database, ns: Namespace, fact_ids: list[str]) -> list[Lin
         open_conflicts=list(row["conflicts"])) for row in (rows.get(i, empty) for i in fact_ids)]
 
 
-async def evidence_of(db: Database, ns: Namespace, fact_ids: list[str]) -> list[list[Evidence]]:
-    rows = await db.read("facts/evidence_of", ns=ns, fact_ids=fact_ids)
+async def evidence_of(db: Database, ns: Namespace, fact_ids: list[str],
+                      content: bool = True) -> list[list[Evidence]]:
+    """Each fact's evidence; ``content=False``: the episodes without content or metadata."""
+    rows = await db.read("facts/evidence_of" if content else "facts/evidence_refs_of",
+                         ns=ns, fact_ids=fact_ids)
     return group_rows(rows, fact_ids, "fact_id",
                       lambda row: Evidence(Episode.from_row(row["episode"]), row["quote"]))
 
