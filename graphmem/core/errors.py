@@ -5,6 +5,7 @@ GraphmemError
 ├── LocalNeo4jError        the local server cannot be installed, started or stopped
 ├── MigrationError         a migration failed or an applied one was edited
 ├── DatabaseUnavailable    Neo4j unreachable (retryable)
+├── QueryTimeout           a statement ran past its time bound and was ended
 ├── InvalidInput           the request is malformed; nothing was written
 │   └── QueryTooCostly     the query or its answer is over the cost or size limit
 ├── NotFound               a referenced id does not exist in the namespace
@@ -50,6 +51,13 @@ class MigrationError(GraphmemError):
 class DatabaseUnavailable(GraphmemError):
     code = "DATABASE_UNAVAILABLE"
     retryable = True
+
+
+class QueryTimeout(GraphmemError):
+    """Neo4j ended a transaction that ran past its bound (``neo4j_timeout_s``). The same
+    request would run as long again, so it is not retryable as it is."""
+
+    code = "QUERY_TIMEOUT"
 
 
 class InvalidInput(GraphmemError):

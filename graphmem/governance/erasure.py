@@ -283,7 +283,9 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     requested = datetime.now(UTC)
     counts: dict[str, int] = {}
     while True:  # bounded transactions, so a large namespace never needs one huge one
-        done = (await db.write("erasure/namespace_batch", ns=ns, batch=BATCH))[0]
+        # A batch deletes up to BATCH nodes of every kind, with their relationships: it has
+        # the administrative time bound, not a request's.
+        done = (await db.admin().write("erasure/namespace_batch", ns=ns, batch=BATCH))[0]
         for kind, n in done.items():
             counts[kind] = counts.get(kind, 0) + n
         if not any(done.values()):
