@@ -7,7 +7,8 @@ GraphmemError
 ├── DatabaseUnavailable    Neo4j unreachable (retryable)
 ├── QueryTimeout           a statement ran past its time bound and was ended
 ├── InvalidInput           the request is malformed; nothing was written
-│   └── QueryTooCostly     the query or its answer is over the cost or size limit
+│   ├── QueryTooCostly     the query or its answer is over the cost or size limit
+│   └── SessionClosed      a turn for an ephemeral session that was closed and erased
 ├── NotFound               a referenced id does not exist in the namespace
 ├── DuplicateConflict      an idempotency key was reused with different content
 ├── ConcurrentChange       another write changed what this one read (retryable)
@@ -66,6 +67,18 @@ class InvalidInput(GraphmemError):
 
 class QueryTooCostly(InvalidInput):
     code = "QUERY_TOO_COSTLY"
+
+
+class SessionClosed(InvalidInput):
+    """The session was ephemeral and is closed (erased on request or idle): its id takes no
+    more turns, so nothing of the conversation comes back under it, ephemeral or not."""
+
+    code = "SESSION_CLOSED"
+
+    @classmethod
+    def of(cls, session_id: str) -> SessionClosed:
+        return cls(f"session {session_id!r} was ephemeral and is closed (erased): record into "
+                   "a new session", field="sessionId", session_id=session_id)
 
 
 class NotFound(GraphmemError):
