@@ -5,5 +5,7 @@
 MATCH (f:Fact {ns: $ns, id: $fact})
 OPTIONAL MATCH evidence = (f)-[:EVIDENCED_BY]->(:Episode)-[:IN_SESSION]->(:Session)
 OPTIONAL MATCH cited = (:Summary)-[:CITES]->(f)
+// Paths multiply (a cycle's, an imported one's, without end): ten hops, the first 100 rows.
 OPTIONAL MATCH history = (f)-[:SUPERSEDES*1..10]-(:Fact)
 RETURN f, evidence, cited, history
+LIMIT 100

@@ -8,6 +8,7 @@ CALL () { MATCH (n:Value {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN c
 CALL () { MATCH (n:Summary {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS summaries }
 CALL () { MATCH (n:Actor {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS actors }
 CALL () { MATCH (n:Session {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS sessions }
+CALL () { MATCH (n:ClosedSession {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS closed_sessions }
 CALL () { MATCH (n:Conflict {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS conflicts }
 CALL () { MATCH (n:PredicatePolicy {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS policies }
 CALL () { MATCH (n:EntityMerge {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS merges }
@@ -19,5 +20,5 @@ CALL () { MATCH (n:NamespaceKey {ns: $ns}) DETACH DELETE n RETURN count(*) AS ke
 CALL () { MATCH (n:Event {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS events }
 CALL () { MATCH (n:Delivery {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deliveries }
 CALL () { MATCH (n:Webhook {ns: $ns}) DETACH DELETE n RETURN count(*) AS webhooks }
-RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, conflicts, policies,
+RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, closed_sessions, conflicts, policies,
        merges, jobs, switches, retention, pruning, keys, events, deliveries, webhooks

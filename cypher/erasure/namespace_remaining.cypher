@@ -6,6 +6,7 @@ RETURN
   + COUNT { MATCH (n:Entity {ns: $ns}) } + COUNT { MATCH (n:Alias {ns: $ns}) }
   + COUNT { MATCH (n:Value {ns: $ns}) } + COUNT { MATCH (n:Summary {ns: $ns}) }
   + COUNT { MATCH (n:Actor {ns: $ns}) } + COUNT { MATCH (n:Session {ns: $ns}) } + COUNT { MATCH (n:Conflict {ns: $ns}) }
+  + COUNT { MATCH (n:ClosedSession {ns: $ns}) }
   + COUNT { MATCH (n:PredicatePolicy {ns: $ns}) } + COUNT { MATCH (n:EntityMerge {ns: $ns}) }
   + COUNT { MATCH (n:Job {ns: $ns}) } + COUNT { MATCH (n:PipelineSwitches {ns: $ns}) }
   + COUNT { MATCH (n:RetentionPolicy {ns: $ns}) } + COUNT { MATCH (n:Event {ns: $ns}) }

@@ -1,6 +1,9 @@
 // Delete what a session's erasure takes beyond its episodes: the facts taken only from them
 // (statement nodes and predicate edges), its summaries, then the entities and values left with
-// no fact and no alias, conflicts left empty, and the session itself.
+// no fact and no alias, conflicts left empty, and the session itself: the node stays as its
+// tombstone, (:ClosedSession {ns, session_id, closed_at}) and nothing else, so a writer that
+// waited for this erasure finds it closed rather than making the session again. Tombstones
+// are not exported: they belong to where the session was closed.
 CALL () {
   UNWIND $facts AS id
   MATCH (f:Fact {ns: $ns, id: id}) USING INDEX SEEK f:Fact(id)
@@ -39,7 +42,13 @@ CALL () {
 }
 CALL () {
   MATCH (s:Session {ns: $ns, session_id: $session_id})
-  DETACH DELETE s
+  CALL (s) {
+    MATCH (s)-[r]-()
+    DELETE r
+  }
+  SET s = {ns: $ns, session_id: $session_id, closed_at: $now}
+  REMOVE s:Session
+  SET s:ClosedSession
   RETURN count(*) AS sessions
 }
 RETURN facts, summaries, entities, values, conflicts, sessions

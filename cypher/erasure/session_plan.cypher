@@ -1,7 +1,12 @@
 // What erasing a session touches: its episodes (and their text, to verify no copy is left),
 // every fact version taken only from them (any status; not a pinned one: a user asked to
 // always remember it), the entities and values at those facts' ends, and its summaries.
+// The session's write lock comes first: a writer appending to it holds that lock until it
+// commits (episodes/reserve_seq), so what is read below includes every turn committed before,
+// and a turn after waits for this erasure, then finds the session closed.
 MATCH (s:Session {ns: $ns, session_id: $session_id})
+SET s.closing_at = $now
+WITH s
 CALL (s) {
   OPTIONAL MATCH (s)<-[:IN_SESSION]-(e:Episode)
   RETURN collect(e.id) AS episodes, collect(e.content) AS contents
@@ -25,4 +30,5 @@ CALL (s) {
   OPTIONAL MATCH (summary:Summary {ns: $ns, session_id: $session_id})
   RETURN collect(summary.id) AS summaries
 }
-RETURN episodes, contents, facts, entities, values, summaries
+RETURN episodes, contents, facts, entities, values, summaries, s.updated_at AS updated_at,
+       s.ephemeral_ttl_s AS ttl_s

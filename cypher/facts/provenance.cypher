@@ -13,12 +13,20 @@ CALL (f) {
   UNWIND [(sum)-[:CITES]->(f) WHERE sum.ns = $ns | sum] AS sum
   RETURN collect(DISTINCT sum {.*, embedding: null}) AS summaries
 }
+// The supersession chain both ways: every fact up to 100 links away, at most 100 of them each
+// way. DISTINCT right after the walk makes Neo4j search breadth first and visit each fact
+// once (VarLengthExpand(Pruning,BFS)); a list of paths enumerated every path, and over an
+// imported cycle of five facts that ran for minutes and ran Neo4j out of memory.
 CALL (f) {
-  UNWIND [(f)-[:SUPERSEDES*1..50]->(older) WHERE older.ns = $ns | older] AS older
-  RETURN collect(DISTINCT older {.*, embedding: null}) AS supersedes
+  MATCH (f)-[:SUPERSEDES*1..100]->(older)
+  WITH DISTINCT older WHERE older.ns = $ns AND older <> f  // f again: a stored cycle
+  WITH older ORDER BY older.recorded_at DESC, older.id LIMIT 100
+  RETURN collect(older {.*, embedding: null}) AS supersedes
 }
 CALL (f) {
-  UNWIND [(newer)-[:SUPERSEDES*1..50]->(f) WHERE newer.ns = $ns | newer] AS newer
-  RETURN collect(DISTINCT newer {.*, embedding: null}) AS superseded_by
+  MATCH (newer)-[:SUPERSEDES*1..100]->(f)
+  WITH DISTINCT newer WHERE newer.ns = $ns AND newer <> f
+  WITH newer ORDER BY newer.recorded_at DESC, newer.id LIMIT 100
+  RETURN collect(newer {.*, embedding: null}) AS superseded_by
 }
 RETURN f {.*, embedding: null} AS fact, evidence, summaries, supersedes, superseded_by

@@ -17,9 +17,14 @@ OPTIONAL MATCH (direct)-[:SUMMARIZES|CITES]->(changed)  // direct: a Summary, by
 WHERE direct.ns = $ns
 WITH collect(DISTINCT direct) AS directs
 UNWIND directs AS d
-OPTIONAL MATCH (above)-[:SUMMARIZES*1..]->(d)
+// Up to 32 levels above (a hierarchy of fan-out 5 reaches 5^32 episodes first). DISTINCT
+// makes the walk breadth first, each summary once, so an imported SUMMARIZES cycle cannot
+// multiply paths; no LIMIT, as every summary above must become stale, and there are no more
+// than the namespace's summaries.
+OPTIONAL MATCH (above)-[:SUMMARIZES*1..32]->(d)
 WHERE above.ns = $ns
-WITH directs, collect(DISTINCT above) AS aboves
+WITH DISTINCT directs, above
+WITH directs, collect(above) AS aboves
 UNWIND directs + aboves AS s
 WITH DISTINCT s WHERE s IS NOT NULL AND (NOT s.stale OR $withdrawn IS NOT NULL)
 SET s.stale_since = CASE WHEN s.stale THEN s.stale_since ELSE $now END,

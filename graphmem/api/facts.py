@@ -267,8 +267,12 @@ class FactWhere:
 class Provenance:
     fact: Fact = strawberry.field(description="The fact itself (who asserted it, when).")
     cited_by: list[SummaryRef] = strawberry.field(description="Summaries citing it.")
-    supersedes: list[Fact] = strawberry.field(description="Older facts it replaced.")
-    superseded_by: list[Fact] = strawberry.field(description="Newer facts that replaced it.")
+    supersedes: list[Fact] = strawberry.field(description=(
+        "Older facts it replaced, directly or through others: each once, up to 100 links "
+        "away and at most 100, the most recently recorded first."))
+    superseded_by: list[Fact] = strawberry.field(description=(
+        "Newer facts that replaced it, directly or through others: each once, up to 100 "
+        "links away and at most 100, the most recently recorded first."))
 
     @resolver("The episodes it was taken from, with session, time, actor and "
               "content.")

@@ -70,6 +70,15 @@ class Settings(BaseSettings):
     # DATABASE_UNAVAILABLE. Contended writes need the time: 20 clients writing one entity at
     # once all succeed at 30 s (the driver's default), not all at 10 s on a loaded machine.
     neo4j_max_retry_s: float = Field(30.0, ge=0)
+    # No request may hold the database: Neo4j ends a transaction that runs longer (the driver
+    # sends the bound with every statement and transaction) and the client gets QUERY_TIMEOUT.
+    neo4j_timeout_s: float = Field(15.0, gt=0, description=(
+        "How long one statement or transaction of a request may run in Neo4j before it is "
+        "ended with QUERY_TIMEOUT (not retryable)."))
+    neo4j_admin_timeout_s: float = Field(600.0, gt=0, description=(
+        "The same bound for long administrative work: migrations, namespace erasure batches, "
+        "exports; also the local Neo4j's db.transaction.timeout, which bounds sessions "
+        "graphmem does not open (Neo4j Browser)."))
 
     # The local Neo4j server (ignored when neo4j_uri is set).
     local_bolt_port: int = Field(7687, ge=1, le=65535)

@@ -5,9 +5,11 @@ GraphmemError
 ├── LocalNeo4jError        the local server cannot be installed, started or stopped
 ├── MigrationError         a migration failed or an applied one was edited
 ├── DatabaseUnavailable    Neo4j unreachable (retryable)
+├── QueryTimeout           a statement ran past its time bound and was ended
 ├── InvalidInput           the request is malformed; nothing was written
 │   ├── QueryTooCostly     the query or its answer is over the cost or size limit
-│   └── PayloadTooLarge    the request (HTTP body, WebSocket message) is over the size cap
+│   ├── PayloadTooLarge    the request (HTTP body, WebSocket message) is over the size cap
+│   └── SessionClosed      a turn for an ephemeral session that was closed and erased
 ├── NotFound               a referenced id does not exist in the namespace
 ├── DuplicateConflict      an idempotency key was reused with different content
 ├── ConcurrentChange       another write changed what this one read (retryable)
@@ -54,6 +56,13 @@ class DatabaseUnavailable(GraphmemError):
     retryable = True
 
 
+class QueryTimeout(GraphmemError):
+    """Neo4j ended a transaction that ran past its bound (``neo4j_timeout_s``). The same
+    request would run as long again, so it is not retryable as it is."""
+
+    code = "QUERY_TIMEOUT"
+
+
 class InvalidInput(GraphmemError):
     code = "INVALID_INPUT"
 
@@ -64,6 +73,18 @@ class QueryTooCostly(InvalidInput):
 
 class PayloadTooLarge(InvalidInput):
     code = "PAYLOAD_TOO_LARGE"
+
+
+class SessionClosed(InvalidInput):
+    """The session was ephemeral and is closed (erased on request or idle): its id takes no
+    more turns, so nothing of the conversation comes back under it, ephemeral or not."""
+
+    code = "SESSION_CLOSED"
+
+    @classmethod
+    def of(cls, session_id: str) -> SessionClosed:
+        return cls(f"session {session_id!r} was ephemeral and is closed (erased): record into "
+                   "a new session", field="sessionId", session_id=session_id)
 
 
 class NotFound(GraphmemError):

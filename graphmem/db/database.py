@@ -3,6 +3,10 @@
 Domain modules call ``Database.read``/``Database.write`` with a statement *name* from
 ``cypher/`` and parameters; multi-statement mutations run in ``Database.transaction`` so each
 mutation is exactly one transaction, retried by the driver on transient errors.
+
+Every statement and transaction carries a time bound that Neo4j enforces (``timeout_s``; the
+longer ``admin_timeout_s`` through ``Database.admin``): one slow request ends with
+``QueryTimeout`` instead of holding the database for every other tenant.
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ import logging
 import random
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, TypeVar
 
@@ -26,11 +30,14 @@ from neo4j import (
     AsyncManagedTransaction,
     AsyncSession,
     AsyncTransaction,
+    Query,
     Record,
     RoutingControl,
+    unit_of_work,
 )
 from neo4j.exceptions import (
     AuthError,
+    ClientError,
     IncompleteCommit,
     ServiceUnavailable,
     SessionExpired,
@@ -39,7 +46,13 @@ from neo4j.exceptions import (
 from neo4j.graph import Node, Path, Relationship
 
 from graphmem.core.config import Settings
-from graphmem.core.errors import ConcurrentChange, ConfigError, DatabaseUnavailable, GraphmemError
+from graphmem.core.errors import (
+    ConcurrentChange,
+    ConfigError,
+    DatabaseUnavailable,
+    GraphmemError,
+    QueryTimeout,
+)
 from graphmem.core.namespaces import lucene_key
 from graphmem.db import bolt, rider
 from graphmem.db.statements import statement
@@ -83,6 +96,20 @@ def rows_of(records: list[Record]) -> list[Row]:
     if len(rows) == 1 and len(rows[0]) == 1 and "rows" in rows[0]:
         return list(rows[0]["rows"])
     return rows
+
+
+@contextlib.contextmanager
+def _bounded(timeout_s: float) -> Iterator[None]:
+    """Neo4j's answer to a transaction that ran past its bound, as a typed error (it is a
+    ClientError; left alone it was an INTERNAL)."""
+    try:
+        yield
+    except ClientError as exc:
+        if "TransactionTimedOut" not in (exc.code or ""):
+            raise
+        raise QueryTimeout(f"the query ran longer than the {timeout_s:g} s one statement may "
+                           "take, and was ended; ask for less (a smaller page, fewer hops)",
+                           timeout_s=timeout_s) from None
 
 
 def _count_rows(span: Any, rows: list[Row]) -> None:
@@ -163,7 +190,17 @@ class Database:
     name: str
     uri: str
     max_retry_s: float = 30.0  # how long a read is retried while Neo4j is away
+    timeout_s: float = 15.0  # how long Neo4j lets one statement or transaction run
+    admin_timeout_s: float = 600.0  # the same for administrative work (``admin``)
     round_trips: int = field(default=0)
+
+    def admin(self) -> Database:
+        """This database for long administrative work (migrations, erasing a namespace,
+        exports): the same driver, with ``admin_timeout_s`` as its bound."""
+        return replace(self, timeout_s=self.admin_timeout_s)
+
+    def _query(self, name: str) -> Query:
+        return Query(statement(name), timeout=self.timeout_s)
 
     async def read(self, name: str, /, **params: Any) -> list[Row]:
         """One read, in an auto-commit transaction: one round trip, where a managed one
@@ -185,9 +222,11 @@ class Database:
         await _before(self, params)
         self.round_trips += 1
         with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
-            async with self._session(READ_ACCESS) as session:
-                result = await session.run(statement(name), bolt.masked(_keyed(name, params)))
-                rows = rows_of(await result.fetch(1_000_000))
+            with _bounded(self.timeout_s):
+                async with self._session(READ_ACCESS) as session:
+                    result = await session.run(self._query(name),
+                                               bolt.masked(_keyed(name, params)))
+                    rows = rows_of(await result.fetch(1_000_000))
             _count_rows(span, rows)
             return rows
 
@@ -196,9 +235,10 @@ class Database:
         await _before(self, params)
         self.round_trips += 1
         try:
-            with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
+            with (metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span,
+                  _bounded(self.timeout_s)):
                 records, _, _ = await self.driver.execute_query(
-                    statement(name), bolt.masked(_keyed(name, params)), database_=self.name,
+                    self._query(name), bolt.masked(_keyed(name, params)), database_=self.name,
                     routing_=RoutingControl.WRITE)
                 rows = rows_of(records)
                 _count_rows(span, rows)
@@ -209,13 +249,15 @@ class Database:
     @contextlib.asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Snapshot]:
         """One read transaction for statements whose rows are streamed (an export): they all
-        see the same committed state, and no more than the driver's fetch size is held."""
-        async with self._session(READ_ACCESS) as session:
-            tx = await session.begin_transaction()
-            try:
-                yield Snapshot(tx, self)
-            finally:
-                await tx.close()
+        see the same committed state, and no more than the driver's fetch size is held. A
+        whole namespace streams through it: it has the administrative bound."""
+        with _bounded(self.admin_timeout_s):
+            async with self._session(READ_ACCESS) as session:
+                tx = await session.begin_transaction(timeout=self.admin_timeout_s)
+                try:
+                    yield Snapshot(tx, self)
+                finally:
+                    await tx.close()
 
     def _session(self, mode: str = WRITE_ACCESS) -> AsyncSession:
         """A session that shares ``execute_query``'s bookmarks, so a read always sees what
@@ -231,6 +273,7 @@ class Database:
         attempts = 0
         passenger, this = rider.current(), object()
 
+        @unit_of_work(timeout=self.timeout_s)
         async def unit(tx: AsyncManagedTransaction) -> T:
             nonlocal attempts
             attempts += 1
@@ -243,9 +286,10 @@ class Database:
         with tracing.span("transaction", kind="client", child_only=True) as span:
             committed = False
             try:
-                async with self._session() as session:
-                    result = await session.execute_write(unit)
-                    committed = True
+                with _bounded(self.timeout_s):
+                    async with self._session() as session:
+                        result = await session.execute_write(unit)
+                        committed = True
                 return result
             except UNAVAILABLE as exc:
                 raise self._retryable(exc) from exc
@@ -256,17 +300,21 @@ class Database:
                     span.set_attribute("graphmem.attempts", attempts)
 
     async def run_schema(self, text: str, **params: Any) -> None:
-        """Schema statements (constraints, indexes) cannot share a transaction with data."""
+        """Schema statements (constraints, indexes) cannot share a transaction with data;
+        building an index is administrative work."""
         self.round_trips += 1
-        await self.driver.execute_query(text, bolt.masked(params),
-                                        database_=self.name)
+        with _bounded(self.admin_timeout_s):
+            await self.driver.execute_query(Query(text, timeout=self.admin_timeout_s),
+                                            bolt.masked(params), database_=self.name)
 
     async def run_auto(self, name: str, /, **params: Any) -> None:
-        """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``)."""
+        """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``): a
+        migration's, administrative work."""
         self.round_trips += 1
-        with self.span(name):
+        with self.span(name), _bounded(self.admin_timeout_s):
             async with self.driver.session(database=self.name) as session:
-                result = await session.run(statement(name), bolt.masked(params))
+                result = await session.run(Query(statement(name), timeout=self.admin_timeout_s),
+                                           bolt.masked(params))
                 await result.consume()
 
     def span(self, name: str) -> contextlib.AbstractContextManager[Any]:
@@ -312,7 +360,8 @@ def open_database(settings: Settings) -> Database:
                                        notifications_min_severity="OFF",
                                        max_transaction_retry_time=settings.neo4j_max_retry_s)
     return Database(driver=driver, name=settings.neo4j_database, uri=uri,
-                    max_retry_s=settings.neo4j_max_retry_s)
+                    max_retry_s=settings.neo4j_max_retry_s, timeout_s=settings.neo4j_timeout_s,
+                    admin_timeout_s=settings.neo4j_admin_timeout_s)
 
 
 async def wait_until_reachable(db: Database, timeout_s: float) -> None:

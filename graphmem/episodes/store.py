@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from graphmem.core.errors import DuplicateConflict, InvalidInput, NotFound
+from graphmem.core.errors import DuplicateConflict, InvalidInput, NotFound, SessionClosed
 from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import Page, decode_cursor, encode_cursor, instant
@@ -268,6 +268,8 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
             sessions=[{"session_id": s, "count": c, "tokens": tokens[s]}
                       for s, c in sorted(counts.items())],
         )
+        if closed := sorted(row["session_id"] for row in reserved if row["closed"]):
+            raise SessionClosed.of(closed[0])  # the whole batch: one transaction
         bases = {row["session_id"]: row["base"] for row in reserved}
         last = {row["session_id"]: row["last"] for row in reserved if row["last"] is not None}
     rows = []

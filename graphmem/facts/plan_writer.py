@@ -12,7 +12,7 @@ from graphmem.core.timeutil import to_native
 from graphmem.db.database import Row, Tx
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
-from graphmem.facts import resolution
+from graphmem.facts import resolution, supersession
 from graphmem.facts.model import FactStatus
 from graphmem.summaries import store as summaries
 
@@ -49,9 +49,10 @@ async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list
                      ends=[{"id": i, "reason": why} for i, why in decided.ended.items()])
         await outbox.emit(tx, ns, EventKind.FACT_SUPERSEDED, sorted(decided.ended), now)
     if decided.supersessions:
-        await tx.run("facts/supersede", ns=ns, now=at, actor=actor, links=[
-            {"winner": s.winner, "loser": s.loser, "strategy": s.strategy, "reason": s.reason}
-            for s in decided.supersessions])
+        links = [{"winner": s.winner, "loser": s.loser, "strategy": s.strategy,
+                  "reason": s.reason} for s in decided.supersessions]
+        await tx.run("facts/supersede", ns=ns, now=at, actor=actor, links=links)
+        await supersession.refuse_cycles(tx, ns, links)
     if decided.ended and settle:
         await settle_orphaned(tx, ns, now)
     if decided.ended:

@@ -5,6 +5,10 @@ Its episodes, the facts taken only from them and its summaries are erased — wi
 as any erasure (``erasure.erase_session``) — when the agent closes the session, or when the
 worker finds it idle past its time to live (no episode recorded into it for that long).
 A fact the user pinned during it stays.
+
+A closed session stays closed: a turn recorded into it later, or while it closed, is refused
+with ``SessionClosed`` (the erasure holds the session's lock, so each turn is either erased
+with it or comes after and is refused); it is never made again, ephemeral or not.
 """
 
 from __future__ import annotations
@@ -13,10 +17,10 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from graphmem.core.errors import InvalidInput, NotFound
+from graphmem.core.errors import ConcurrentChange, InvalidInput, NotFound, SessionClosed
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, to_native
-from graphmem.db.database import Database, Row
+from graphmem.db.database import Database, Row, Tx
 from graphmem.governance import erasure
 from graphmem.retrieval.fact_cache import FactCache
 
@@ -46,9 +50,16 @@ async def mark(db: Database, ns: Namespace, session_id: str,
     if not timedelta(seconds=1) <= idle_ttl <= MAX_TTL:
         raise InvalidInput(f"idleMinutes must be at least 1 second and at most {MAX_TTL.days} "
                            "days", field="idleMinutes")
-    rows = await db.write("sessions/mark_ephemeral", ns=ns, session_id=session_id,
-                          ttl_s=idle_ttl.total_seconds(), now=to_native(datetime.now(UTC)))
-    return SessionState.from_row(rows[0]["session"])
+
+    async def write(tx: Tx) -> Row:
+        row = (await tx.run("sessions/mark_ephemeral", ns=ns, session_id=session_id,
+                            ttl_s=idle_ttl.total_seconds(),
+                            now=to_native(datetime.now(UTC))))[0]
+        if row["closed"]:
+            raise SessionClosed.of(session_id)  # and the session made here is undone
+        return dict(row["session"])
+
+    return SessionState.from_row(await db.transaction(write))
 
 
 async def close(db: Database, ns: Namespace, session_id: str, actor: str | None,
@@ -67,13 +78,16 @@ async def expire_idle(db: Database, now: datetime | None = None,
                       cache: FactCache | None = None) -> list[erasure.Receipt]:
     """The worker's sweep: erase every ephemeral session idle past its time to live."""
     receipts = []
-    due = await db.read("sessions/idle_ephemeral", now=to_native(now or datetime.now(UTC)),
-                        limit=SWEEP_LIMIT)
+    now = now or datetime.now(UTC)
+    due = await db.read("sessions/idle_ephemeral", now=to_native(now), limit=SWEEP_LIMIT)
     for row in due:
         try:
             receipts.append(await erasure.erase_session(db, Namespace(row["ns"]),
-                                                        row["session_id"], ACTOR, cache))
+                                                        row["session_id"], ACTOR, cache,
+                                                        idle_at=now))
         except NotFound:  # another worker erased it first
+            continue
+        except ConcurrentChange:  # a turn came in since it was found idle: not idle now
             continue
     if receipts:
         log.info("erased %d idle ephemeral session(s)", len(receipts))

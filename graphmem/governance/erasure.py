@@ -16,14 +16,14 @@ import secrets
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.archive import stores as archive_stores
 from graphmem.archive import tiering
-from graphmem.core.errors import DecryptionFailed, InvalidInput, NotFound
+from graphmem.core.errors import ConcurrentChange, DecryptionFailed, InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace, lucene_key
-from graphmem.core.timeutil import to_native
+from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Tx
 from graphmem.episodes.store import earliest_per_session, resolve_refs
 from graphmem.events import outbox
@@ -232,12 +232,16 @@ async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str |
 
 
 async def erase_session(db: Database, ns: Namespace, session_id: str, actor: str | None,
-                        cache: FactCache | None = None) -> Receipt:
+                        cache: FactCache | None = None,
+                        idle_at: datetime | None = None) -> Receipt:
     """Erase a session: its episodes (with their cascade), every fact version taken only from
     them (deleted, not retracted: nothing of the conversation stays, except a fact a user
-    pinned), the entities and values left without facts, its summaries and the session."""
+    pinned), the entities and values left without facts, its summaries; the session leaves
+    its tombstone (a turn for it is refused from then on). With ``idle_at`` (the worker's
+    sweep), only if it is still idle at that time under its lock, else ``ConcurrentChange``."""
     requested = datetime.now(UTC)
-    counts = await db.transaction(lambda tx: _erase_session(tx, ns, session_id, actor))
+    counts = await db.transaction(
+        lambda tx: _erase_session(tx, ns, session_id, actor, requested, idle_at))
     ids, facts, probes = counts.pop("_ids"), counts.pop("_facts"), counts.pop("_contents")
     archived = await _drop_archived(db, ns, counts.pop("_archived"))
     if cache is not None:
@@ -251,12 +255,15 @@ async def erase_session(db: Database, ns: Namespace, session_id: str, actor: str
     return receipt
 
 
-async def _erase_session(tx: Tx, ns: Namespace, session_id: str,
-                         actor: str | None) -> dict[str, Any]:
-    rows = await tx.run("erasure/session_plan", ns=ns, session_id=session_id)
+async def _erase_session(tx: Tx, ns: Namespace, session_id: str, actor: str | None,
+                         now: datetime, idle_at: datetime | None) -> dict[str, Any]:
+    rows = await tx.run("erasure/session_plan", ns=ns, session_id=session_id,
+                        now=to_native(now))
     if not rows:
         raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")
     plan = rows[0]
+    if idle_at is not None and not _idle(plan, idle_at):
+        raise ConcurrentChange(f"session {session_id!r} was written to since it was idle")
     await entities.lock(tx, ns, plan["entities"])
     stale = await summaries.mark_stale(tx, ns, plan["facts"] + plan["summaries"],
                                        "what it covered was erased", WITHDRAWN)
@@ -269,10 +276,17 @@ async def _erase_session(tx: Tx, ns: Namespace, session_id: str,
         counts["_archived"] = cascade["_archived"]
     done = (await tx.run("erasure/session_delete", ns=ns, session_id=session_id,
                          facts=plan["facts"], summaries=plan["summaries"],
-                         entities=plan["entities"], values=plan["values"]))[0]
+                         entities=plan["entities"], values=plan["values"],
+                         now=to_native(now)))[0]
     await plan_writer.settle_orphaned(tx, ns, datetime.now(UTC))
     return {**counts, **done, "_ids": plan["episodes"], "_facts": plan["facts"],
             "_contents": plan["contents"]}
+
+
+def _idle(plan: dict[str, Any], at: datetime) -> bool:
+    """The sweep's rule (sessions/idle_ephemeral), read again under the session's lock."""
+    last, ttl_s = maybe_datetime(plan["updated_at"]), plan["ttl_s"]
+    return last is not None and ttl_s is not None and last + timedelta(seconds=ttl_s) < at
 
 
 async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str | None,
@@ -283,7 +297,9 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     requested = datetime.now(UTC)
     counts: dict[str, int] = {}
     while True:  # bounded transactions, so a large namespace never needs one huge one
-        done = (await db.write("erasure/namespace_batch", ns=ns, batch=BATCH))[0]
+        # A batch deletes up to BATCH nodes of every kind, with their relationships: it has
+        # the administrative time bound, not a request's.
+        done = (await db.admin().write("erasure/namespace_batch", ns=ns, batch=BATCH))[0]
         for kind, n in done.items():
             counts[kind] = counts.get(kind, 0) + n
         if not any(done.values()):

@@ -65,6 +65,7 @@ class LocalNeo4j:
     http_port: int = 7474
     heap: str = "512m"
     pagecache: str = "256m"
+    transaction_timeout_s: float = 600.0  # for sessions that set none (Neo4j Browser)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LocalNeo4j:
@@ -74,6 +75,7 @@ class LocalNeo4j:
             http_port=settings.local_http_port,
             heap=settings.local_heap,
             pagecache=settings.local_pagecache,
+            transaction_timeout_s=settings.neo4j_admin_timeout_s,
         )
 
     @property
@@ -214,6 +216,9 @@ dbms.usage_report.enabled=false
 # Erased text leaves the store's live records at once; transaction logs keep it until they
 # rotate out: keep a day of them (the default keeps two days), see README "Erasure".
 db.tx_log.rotation.retention_policy=1 days
+# No transaction holds the database for longer: graphmem's own set a shorter bound each
+# (GRAPHMEM_NEO4J_TIMEOUT_S); this one ends what a Browser or shell session left running.
+db.transaction.timeout={round(self.transaction_timeout_s * 1000)}ms
 client.allow_telemetry=false
 browser.remote_content_hostname_whitelist=localhost,127.0.0.1
 server.directories.data={home / "data"}

@@ -20,6 +20,7 @@ from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database, Row, Tx
 from graphmem.episodes.store import Episode, earliest_per_session
+from graphmem.facts import supersession
 from graphmem.portability.format import (
     EMBEDDED,
     GLOBAL_IDS,
@@ -172,6 +173,9 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
             made = await tx.run("portability/merge_relationships", ns=run.target,
                                 rels=chunk.rels)
             _check_relationships(chunk.rels, {row["line"] for row in made})
+            await supersession.refuse_cycles(tx, run.target, [  # with what is stored too
+                {"winner": r["from_key"], "loser": r["to_key"], "line": r["line"]}
+                for r in chunk.rels if r["type"] == "SUPERSEDES"])
         await tx.run("portability/checkpoint", id=run.checkpoint, line=chunk.last_line)
 
     try:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
+from neo4j import Query
+
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.db import database
@@ -38,10 +40,11 @@ async def prepare(db: Database, ns: str, create: bool = False) -> None:
         return
     # The driver directly, not db.read: those would call this hook again.
     records, _, _ = await db.driver.execute_query(
-        statement("encryption/namespace_key"), {"ns": ns}, database_=db.name, routing_="r")
+        _bounded(db, "encryption/namespace_key"), {"ns": ns}, database_=db.name,
+        routing_="r")
     if not records and create:
         records, _, _ = await db.driver.execute_query(
-            statement("encryption/create_namespace_key"),
+            _bounded(db, "encryption/create_namespace_key"),
             {"ns": ns, "salt": secrets.token_hex(32), "now": datetime.now(UTC)},
             database_=db.name)
     keyring.remember(ns, bytes.fromhex(records[0]["salt"]) if records else None)
@@ -57,9 +60,14 @@ async def destroy(db: Database, ns: Namespace, confirm: str) -> bool:
         raise InvalidInput("confirm must repeat the namespace whose key is destroyed",
                            field="confirm")
     records, _, _ = await db.driver.execute_query(
-        statement("encryption/destroy_namespace_key"), {"ns": ns}, database_=db.name)
+        _bounded(db, "encryption/destroy_namespace_key"), {"ns": ns}, database_=db.name)
     keyring.forget(ns)
     return bool(records[0]["destroyed"])
+
+
+def _bounded(db: Database, name: str) -> Query:
+    """A statement with the database's time bound, as ``Database`` runs its own."""
+    return Query(statement(name), timeout=db.timeout_s)
 
 
 async def _load(db: Database, ns: str) -> None:

@@ -1,15 +1,32 @@
 """The narrow way graphmem talks to Neo4j: reads run in auto-commit transactions, so they
-are retried here rather than by the driver."""
+are retried here rather than by the driver; every statement and transaction has a time bound
+that Neo4j enforces."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import time
+from collections.abc import Iterator
+
 import pytest
 from pydantic import SecretStr
+from starlette.applications import Starlette
 
 from graphmem.core.config import Settings
-from graphmem.core.errors import DatabaseUnavailable
-from graphmem.db.database import open_database
+from graphmem.core.errors import DatabaseUnavailable, QueryTimeout
+from graphmem.db import database as db_module
+from graphmem.db.database import Database, Tx, open_database
+from graphmem.db.statements import statement
+from tests.support.client import GraphQLClient
+from tests.support.documents import RECORD, ep
+from tests.support.graph import delete_namespace
 from tests.support.server import free_port
+
+# About ten seconds of one Neo4j core when nothing ends it (a hundred million rows).
+SLOW = "UNWIND range(1, 100000000) AS x WITH x WHERE x % 7 = 13 RETURN count(*) AS n"
+BOUND_S = 1.0
+SLACK_S = 3.0  # Neo4j checks its bound about every second; a loaded machine answers late
 
 
 async def test_a_read_is_retried_while_neo4j_is_away_then_fails_retryable(
@@ -24,3 +41,81 @@ async def test_a_read_is_retried_while_neo4j_is_away_then_fails_retryable(
         assert away.round_trips > 1  # tried again before giving up
     finally:
         await away.close()
+
+
+@pytest.fixture
+def slow(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """``test/slow`` is a statement that runs for about ten seconds unless ended, and
+    ``test/probe`` writes one node of a namespace: both go through the real wrapper."""
+    texts = {"test/slow": SLOW, "test/probe": "CREATE (:TimeoutProbe {ns: $ns})"}
+    monkeypatch.setattr(db_module, "statement", lambda name: texts.get(name) or statement(name))
+    yield
+
+
+async def _quick(db: Database, ns: str) -> float:
+    started = time.monotonic()
+    await db.read("episodes/sessions", ns=ns, limit=5, after_t=None, after_id=None)
+    return time.monotonic() - started
+
+
+@pytest.mark.hostile("database")
+async def test_a_read_past_its_bound_ends_typed_while_another_tenant_reads(
+        db: Database, slow: None, ns: str) -> None:
+    bounded = dataclasses.replace(db, timeout_s=BOUND_S)
+    started = time.monotonic()
+    running = asyncio.create_task(bounded.read("test/slow"))
+    await asyncio.sleep(0.3)
+    assert await _quick(db, ns) < BOUND_S  # another tenant is answered meanwhile
+    with pytest.raises(QueryTimeout) as raised:
+        await running
+    assert time.monotonic() - started < BOUND_S + SLACK_S
+    assert raised.value.code == "QUERY_TIMEOUT" and not raised.value.retryable
+
+
+@pytest.mark.hostile("database")
+async def test_a_transaction_past_its_bound_ends_typed_and_writes_nothing(
+        db: Database, slow: None, ns: str) -> None:
+    bounded = dataclasses.replace(db, timeout_s=BOUND_S)
+
+    async def work(tx: Tx) -> None:
+        await tx.run("test/probe", ns=ns)
+        await tx.run("test/slow")
+
+    started = time.monotonic()
+    with pytest.raises(QueryTimeout):
+        await bounded.transaction(work)
+    assert time.monotonic() - started < BOUND_S + SLACK_S  # not retried as transient
+    records, _, _ = await db.driver.execute_query(
+        "MATCH (n:TimeoutProbe {ns: $ns}) RETURN count(n) AS n", {"ns": ns}, database_=db.name)
+    assert records[0]["n"] == 0
+    # Administrative work keeps its own, longer bound on the same driver.
+    assert bounded.admin().timeout_s == db.admin_timeout_s and bounded.admin().driver is db.driver
+
+
+@pytest.mark.hostile("database")
+async def test_a_request_past_its_bound_is_a_typed_graphql_error(
+        app: Starlette, db: Database, gql: GraphQLClient, slow: None, ns: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over the service: the slow statement stands in for a query that runs long (the
+    provenance of a stored supersession cycle did, for minutes); the caller gets
+    QUERY_TIMEOUT, not INTERNAL, and another tenant's request is answered meanwhile."""
+    other = f"{ns}-other"
+    await gql.ok(RECORD, ns=other, eps=[ep("o1", 1, "another tenant's turn")])
+    runtime_db: Database = app.state.runtime.db
+    monkeypatch.setattr(runtime_db, "timeout_s", BOUND_S)
+    monkeypatch.setattr(db_module, "statement",
+                        lambda name: SLOW if name == "facts/provenance" else statement(name))
+    started = time.monotonic()
+    running = asyncio.create_task(gql("""query($ns: String!) {
+        provenance(namespace: $ns, factId: "fact_x") { fact { id } } }""", ns=ns))
+    try:
+        await asyncio.sleep(0.3)
+        listed = await gql.ok("""query($ns: String!) { episodes(namespace: $ns) {
+            nodes { content } } }""", ns=other)
+        assert listed["episodes"]["nodes"] == [{"content": "another tenant's turn"}]
+        body = await running
+    finally:
+        await delete_namespace(db, other)
+    assert time.monotonic() - started < BOUND_S + SLACK_S
+    assert [e["extensions"]["code"] for e in body["errors"]] == ["QUERY_TIMEOUT"]
+    assert "retryable" not in body["errors"][0]["extensions"]

@@ -5,10 +5,16 @@ sessions, and what the user pinned, stays."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+import pytest
+
+from graphmem.core.errors import ConcurrentChange
+from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
-from graphmem.governance import ephemeral
+from graphmem.governance import ephemeral, erasure
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, ep, fact
 from tests.support.graph import edges_and_statements
@@ -17,6 +23,8 @@ MARK = """mutation($ns: String!, $sid: String!, $idle: Float!) { markSessionEphe
   namespace: $ns, sessionId: $sid, idleMinutes: $idle) { sessionId idleMinutes } }"""
 CLOSE = """mutation($ns: String!, $sid: String!) { closeSession(namespace: $ns,
   sessionId: $sid) { scope verified counts { kind count } } }"""
+CLOSE_CHECKED = """mutation($ns: String!, $sid: String!) { closeSession(namespace: $ns,
+  sessionId: $sid) { verified remainingNodes } }"""
 EVERYTHING = """query($ns: String!, $q: String!) {
   episodes(namespace: $ns, first: 50) { nodes { content sessionId } }
   facts(namespace: $ns, includeHistory: true) { nodes { object evidence { sessionId } } }
@@ -99,3 +107,62 @@ async def test_only_ephemeral_sessions_close(gql: GraphQLClient, ns: str) -> Non
         == "NOT_FOUND"
     bad = await gql(MARK, ns=ns, sid="x", idle=0)
     assert bad["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+
+
+@pytest.mark.hostile("database")
+async def test_turns_racing_a_close_are_erased_or_refused_and_the_receipt_is_true(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """Ten writers append to an ephemeral session while it closes: each turn is either
+    erased with it or refused (SESSION_CLOSED); none survives, the session is not made
+    again (ephemeral or not), and the receipt's "nothing remains" is what the graph holds.
+    Before: 45 turns survived a receipt saying verified, partly in a re-created session."""
+    await gql.ok(MARK, ns=ns, sid="temp", idle=30)
+    await gql.ok(RECORD, ns=ns, eps=[ep("t0", 0, "the first turn", session="temp")])
+    answers: list[dict[str, Any]] = []
+
+    async def writer(w: int) -> None:
+        for i in range(500):  # until the close refuses it
+            answers.append(await gql(RECORD, ns=ns, eps=[
+                ep(f"w{w}-{i}", i % 60, f"writer {w} says {i}", session="temp")]))
+            if answers[-1].get("errors"):
+                return
+
+    async def closer() -> dict[str, Any]:
+        while len(answers) < 20:  # the writers are under way
+            await asyncio.sleep(0.01)
+        return await gql(CLOSE_CHECKED, ns=ns, sid="temp")
+
+    closed = (await asyncio.gather(closer(), *(writer(w) for w in range(10))))[0]
+    assert closed is not None
+    assert closed["data"]["closeSession"] == {"verified": True, "remainingNodes": 0}
+    refused = [a["errors"][0]["extensions"]["code"] for a in answers if a.get("errors")]
+    assert refused == ["SESSION_CLOSED"] * 10  # each writer, once the session was closed
+    records, _, _ = await db.driver.execute_query(
+        "RETURN COUNT { MATCH (e:Episode {ns: $ns}) WHERE e.session_id = 'temp' } AS turns, "
+        "COUNT { MATCH (s:Session {ns: $ns}) } AS sessions", {"ns": ns}, database_=db.name)
+    assert (records[0]["turns"], records[0]["sessions"]) == (0, 0)
+    later = await gql(RECORD, ns=ns, eps=[ep("late", 59, "too late", session="temp")])
+    assert later["errors"][0]["extensions"]["code"] == "SESSION_CLOSED"
+    again = await gql(MARK, ns=ns, sid="temp", idle=30)
+    assert again["errors"][0]["extensions"]["code"] == "SESSION_CLOSED"
+    listed = await gql.ok("""query($ns: String!) { sessions(namespace: $ns) { nodes {
+        sessionId } } }""", ns=ns)
+    assert listed["sessions"]["nodes"] == []
+
+
+async def test_a_sweep_spares_a_session_written_to_since_it_was_found_idle(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """The sweep reads idle sessions, then erases each: a turn in between makes it active,
+    and the erasure, which reads the time under the session's lock, leaves it alone."""
+    await gql.ok(MARK, ns=ns, sid="brief", idle=1)
+    await gql.ok(RECORD, ns=ns, eps=[ep("b1", 1, "a brief chat", session="brief")])
+    found_idle_at = datetime.now(UTC)  # what the sweep's read saw, before the turn below
+    await db.driver.execute_query(
+        "MATCH (s:Session {ns: $ns, session_id: 'brief'}) SET s.updated_at = $later",
+        {"ns": ns, "later": found_idle_at}, database_=db.name)
+    with pytest.raises(ConcurrentChange):
+        await erasure.erase_session(db, Namespace(ns), "brief", ephemeral.ACTOR,
+                                    idle_at=found_idle_at)
+    found = await gql.ok("""query($ns: String!) { episodes(namespace: $ns) { nodes {
+        externalId } } }""", ns=ns)
+    assert found["episodes"]["nodes"] == [{"externalId": "b1"}]

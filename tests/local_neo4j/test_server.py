@@ -97,3 +97,26 @@ def test_another_homes_server_is_named_not_sent_our_password(tmp_path,  # type: 
     with pytest.raises(LocalNeo4jError, match=f"GRAPHMEM_HOME={local_neo4j.home.parent}"):
         connection_target(settings)
     assert not (tmp_path / "neo4j" / "password").exists()  # no password was made or sent
+
+
+def test_no_transaction_outlives_the_admin_bound(tmp_path,  # type: ignore[no-untyped-def]
+                                                  local_neo4j: LocalNeo4j) -> None:
+    """Sessions graphmem does not open (Neo4j Browser, a shell) set no bound of their own:
+    the server's default ends them, and Neo4j accepts the value (a bad one stops its start)."""
+    import os
+    import subprocess
+
+    from graphmem.core.config import Settings
+    from graphmem.local_neo4j.install import find_java
+
+    settings = Settings(home=tmp_path, neo4j_admin_timeout_s=90.5)
+    server = LocalNeo4j.from_settings(settings)
+    server._write_conf()
+    conf = (server.home / "conf" / "neo4j.conf").read_text()
+    assert "db.transaction.timeout=90500ms" in conf
+    env = {**os.environ, "NEO4J_HOME": str(server.home), "NEO4J_CONF": str(server.home / "conf")}
+    checked = subprocess.run(
+        [str(find_java()), "-cp", f"{local_neo4j.home / 'lib'}/*",
+         "org.neo4j.server.startup.Neo4jAdminCommand", "server", "validate-config"],
+        env=env, capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
