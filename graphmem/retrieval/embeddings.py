@@ -181,22 +181,24 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
     metrics.EMBEDDED_NODES.inc(len(rows))
 
 
-def _text(row: dict[str, object]) -> str:
+def _text(row: dict[str, Any]) -> str:
     """What a waiting node is embedded from: an episode with the turn before it and its
     speaker, decrypted when its content is encrypted. Content no key opens any more (its
     namespace's key was destroyed) is embedded as nothing: it leaves the queue instead of
     failing every batch it is claimed in."""
     ns = str(row["ns"])
-    try:
-        body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
-        context = encryption.reveal(row["context"], ns) \
-            if isinstance(row["context"], str) else None
-    except KeyDestroyed:
-        log.warning("a queued node of a namespace whose content cannot be decrypted left the "
-                    "embedding queue unembedded")
-        return ""
+    body = row["body"] if isinstance(row["body"], str) else ""
+    context = row["context"] if isinstance(row["context"], str) else None
+    if "Episode" in row["labels"]:  # only episodes are sealed: a fact's text is as it reads
+        try:
+            body = encryption.reveal(body, ns) or ""
+            context = encryption.reveal(context, ns)
+        except KeyDestroyed:
+            log.warning("a queued node of a namespace whose content cannot be decrypted left "
+                        "the embedding queue unembedded")
+            return ""
     speaker = row.get("actor")
-    return embedded_text(body or "", context, speaker if isinstance(speaker, str) else None)
+    return embedded_text(body, context, speaker if isinstance(speaker, str) else None)
 
 
 def embedded_text(body: str, context: str | None = None, speaker: str | None = None) -> str:
