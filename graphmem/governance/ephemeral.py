@@ -17,7 +17,7 @@ from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Row
-from graphmem.governance import erasure
+from graphmem.governance import erasure, rounds
 from graphmem.retrieval.fact_cache import FactCache
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,8 @@ async def expire_idle(db: Database, now: datetime | None = None,
                                                         row["session_id"], ACTOR, cache))
         except NotFound:  # another worker erased it first
             continue
+        except Exception as exc:  # that namespace's trouble: the other sessions go on
+            rounds.report("ephemeral sessions", row["ns"], exc)
     if receipts:
         log.info("erased %d idle ephemeral session(s)", len(receipts))
     return receipts
