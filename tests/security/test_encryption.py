@@ -167,12 +167,19 @@ async def test_content_that_looks_sealed_is_only_text(
         assert stored[ext]["content"].startswith("enc:v1:k1:" if encrypting else "enc:raw:")
         assert stored[ext]["content"] != text
 
-    await embed_all_pending(db, WordLlamaEmbedder(), 256)  # raised DecryptionFailed before
+    await _embedded_and_found(gql, db, ns, FORGED)  # embedding raised DecryptionFailed before
+
+
+async def _embedded_and_found(gql: GraphQLClient, db: Database, ns: str,
+                              expected: dict[str, str]) -> None:
+    """Every episode of ``ns`` is embedded, and each text is found by a search for it."""
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
     embedded, _, _ = await db.driver.execute_query(
         "MATCH (e:Episode {ns: $ns}) RETURN count(e.embedding) AS vectors, "
-        "count(CASE WHEN e:EmbedPending THEN 1 END) AS waiting", {"ns": ns}, database_=db.name)
-    assert dict(embedded[0]) == {"vectors": len(FORGED), "waiting": 0}
-    for ext, text in FORGED.items():
+        "count(CASE WHEN e:EmbedPending OR e:EmbedFailed THEN 1 END) AS not_embedded",
+        {"ns": ns}, database_=db.name)
+    assert dict(embedded[0]) == {"vectors": len(expected), "not_embedded": 0}
+    for ext, text in expected.items():
         found = await gql.ok("""query($ns: String!, $q: String!) { search(namespace: $ns,
             query: $q, kinds: [EPISODE], limit: 10) { hits { episode { externalId content }
             } } }""", ns=ns, q=text)
@@ -192,12 +199,14 @@ async def test_content_that_looks_sealed_survives_export_and_import(
         try:
             await import_lines(db, lines(await exported(db, ns, decrypt=decrypt)), into=other)
             assert await _contents(gql, other) == FORGED
+            await _embedded_and_found(gql, db, other, FORGED)
         finally:
             await delete_namespace(db, other)
     file = lines(await exported(db, ns))  # and back where it came from, as stored
     await delete_namespace(db, ns)
     await import_lines(db, file)
     assert await _contents(gql, ns) == FORGED
+    await _embedded_and_found(gql, db, ns, FORGED)
 
 
 @pytest.mark.hostile("encryption")
@@ -206,12 +215,9 @@ async def test_mem0_memories_that_look_sealed_are_only_text(
     memories = [{"id": ext, "memory": text, "created_at": f"2024-07-20T08:4{i}:00Z"}
                 for i, (ext, text) in enumerate(FORGED.items())]
     await import_lines(db, [json.dumps(r) for r in mem0.records(memories, Namespace(ns))])
-    assert await _contents(gql, ns) == {f"mem0:{ext}": text for ext, text in FORGED.items()}
-    await embed_all_pending(db, WordLlamaEmbedder(), 256)
-    waiting, _, _ = await db.driver.execute_query(
-        "MATCH (e:Episode:EmbedPending {ns: $ns}) RETURN count(e) AS n", {"ns": ns},
-        database_=db.name)
-    assert waiting[0]["n"] == 0
+    expected = {f"mem0:{ext}": text for ext, text in FORGED.items()}
+    assert await _contents(gql, ns) == expected
+    await _embedded_and_found(gql, db, ns, expected)
 
 
 @pytest.mark.hostile("encryption")
