@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from graphmem.core.errors import InvalidInput, NotFound
+from graphmem.core.errors import DatabaseUnavailable, InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Row
@@ -75,6 +75,8 @@ async def expire_idle(db: Database, now: datetime | None = None,
                                                         row["session_id"], ACTOR, cache))
         except NotFound:  # another worker erased it first
             continue
+        except DatabaseUnavailable:  # everyone's trouble: the worker retries the sweep
+            raise
         except Exception as exc:  # that namespace's trouble: the other sessions go on
             rounds.report("ephemeral sessions", row["ns"], exc)
     if receipts:

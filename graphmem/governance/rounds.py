@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TypeVar
 
-from graphmem.core.errors import GraphmemError
+from graphmem.core.errors import DatabaseUnavailable, GraphmemError
 from graphmem.observability import metrics
 
 log = logging.getLogger(__name__)
@@ -24,6 +24,8 @@ async def each_namespace(task: str, namespaces: Iterable[str],
     for ns in namespaces:
         try:
             done.append(await work(ns))
+        except DatabaseUnavailable:  # everyone's trouble: the round ends, the worker retries
+            raise
         except Exception as exc:  # that namespace's trouble: the others go on
             report(task, ns, exc)
     return done

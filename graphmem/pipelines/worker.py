@@ -5,7 +5,8 @@ Each loop: claim the oldest due job, run it, record the outcome. Every few secon
 puts back jobs whose worker died (expired leases), erases ephemeral sessions idle past their
 time to live, queues rebuilds of stale summaries and updates the queue gauges; every
 ``retention_sweep_s`` it applies retention and pruning policies. A failure never stops the
-loop.
+loop: a housekeeping step that fails is passed over, and a namespace that fails its share of a
+round is passed over in it (``governance/rounds``), so jobs and every other tenant go on.
 """
 
 from __future__ import annotations
