@@ -154,9 +154,14 @@ class _Run:
         system's messages) holds plaintext only, so even a value that looks sealed is text a
         user wrote; an export's own values are sealed or already escaped (an older export's
         unescaped ``enc:`` text is escaped here)."""
-        return {name: encryption.escape(value if self.decrypted else encryption.plain(value))
-                for name in SEALED if isinstance(value := props.get(name), str)
-                and (self.decrypted or not encryption.is_sealed(value))}
+        unsealed = {}
+        for name in SEALED:
+            value = props.get(name)
+            if isinstance(value, str) and self.decrypted:
+                unsealed[name] = encryption.escape(value)
+            elif isinstance(value, str) and not encryption.is_sealed(value):
+                unsealed[name] = encryption.escape(encryption.plain(value))
+        return unsealed
 
     def _check_opens(self, props: dict[str, Any], sealed: list[str], number: int) -> None:
         """A sealed value is taken only when it opens here: one that does not would fail
