@@ -50,8 +50,14 @@ async def event_subjects(db: Database) -> None:
     await db.run_auto("migration_steps/event_subjects")
 
 
+async def escape_plain_enc(db: Database) -> None:
+    """0020: user text that begins with ``enc:`` is escaped, never taken for sealed."""
+    await db.run_auto("migration_steps/escape_plain_enc")
+
+
 STEPS: dict[str, Callable[[Database], Awaitable[None]]] = {
     "0012_conversation_search": conversation_search,
     "0014_speaker_in_embeddings": requeue_spoken,
     "0019_events_per_transaction": event_subjects,
+    "0020_unforgeable_seals": escape_plain_enc,
 }

@@ -17,11 +17,17 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from graphmem.core.errors import ConcurrentChange, InvalidInput, NotFound, SessionClosed
+from graphmem.core.errors import (
+    ConcurrentChange,
+    DatabaseUnavailable,
+    InvalidInput,
+    NotFound,
+    SessionClosed,
+)
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Row, Tx
-from graphmem.governance import erasure
+from graphmem.governance import erasure, rounds
 from graphmem.retrieval.fact_cache import FactCache
 
 log = logging.getLogger(__name__)
@@ -89,6 +95,10 @@ async def expire_idle(db: Database, now: datetime | None = None,
             continue
         except ConcurrentChange:  # a turn came in since it was found idle: not idle now
             continue
+        except DatabaseUnavailable:  # everyone's trouble: the worker retries the sweep
+            raise
+        except Exception as exc:  # that namespace's trouble: the other sessions go on
+            rounds.report("ephemeral sessions", row["ns"], exc)
     if receipts:
         log.info("erased %d idle ephemeral session(s)", len(receipts))
     return receipts

@@ -21,7 +21,7 @@ from graphmem.db.database import Database, Row, Tx
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
 from graphmem.facts import entities, plan_writer
-from graphmem.governance import audit
+from graphmem.governance import audit, rounds
 from graphmem.summaries import store as summaries
 
 log = logging.getLogger(__name__)
@@ -121,14 +121,17 @@ async def _retract_batch(tx: Tx, scope: Row, policy: Policy, now: datetime,
 async def prune_all(db: Database, now: datetime | None = None) -> int:
     """The worker's round over every namespace with a policy; facts retracted. Each sweep is
     audited (operation ``pruneFacts``, actor ``graphmem:pruning``)."""
-    total = 0
-    for row in await db.read("pruning/namespaces", limit=10_000):
-        ns = Namespace(row["ns"])
-        done = await prune(db, ns, now=now)
-        if done.fact_ids:
-            await audit.record(db, [{"ns": ns, "operation": "pruneFacts", "actor": ACTOR,
-                                     "key_id": None, "outcome": "ok", "request_id": None}])
-            total += len(done.fact_ids)
+    names = [row["ns"] for row in await db.read("pruning/namespaces", limit=10_000)]
+    total = sum(await rounds.each_namespace(
+        "pruning", names, lambda ns: _prune_audited(db, Namespace(ns), now)))
     if total:
         log.info("pruning retracted %d fact(s)", total)
     return total
+
+
+async def _prune_audited(db: Database, ns: Namespace, now: datetime | None) -> int:
+    done = await prune(db, ns, now=now)
+    if done.fact_ids:
+        await audit.record(db, [{"ns": ns, "operation": "pruneFacts", "actor": ACTOR,
+                                 "key_id": None, "outcome": "ok", "request_id": None}])
+    return len(done.fact_ids)

@@ -26,7 +26,7 @@ from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Row
 from graphmem.episodes import redaction
 from graphmem.episodes.store import EpisodeKind, Sensitivity
-from graphmem.governance import erasure
+from graphmem.governance import erasure, rounds
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -111,16 +111,30 @@ async def sweep(db: Database, ns: Namespace, retract_orphans: bool, dry_run: boo
     """Apply every policy of a namespace to what is due at ``now``."""
     moment = now or datetime.now(UTC)
     return [await _apply(db, ns, policy, moment, retract_orphans, dry_run)
-            for policy in await policies(db, ns)]
+            for policy in await _readable(db, ns)]
+
+
+async def _readable(db: Database, ns: Namespace) -> list[Policy]:
+    """The namespace's policies a sweep can apply. One stored that cannot be read (an old
+    import took ``action: "evil"``) is reported and left as it is, never applied, and never
+    keeps the namespace's other policies from being applied."""
+    readable = []
+    for row in await db.read("retention/list", ns=ns):
+        try:
+            readable.append(Policy.from_row(row["policy"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            rounds.report("retention policy", ns, exc)
+    return readable
 
 
 async def sweep_all(db: Database, retract_orphans: bool) -> int:
-    """The sweeper's round over every namespace with policies; episodes touched."""
-    touched = 0
-    for row in await db.read("retention/namespaces", limit=10_000):
-        for applied in await sweep(db, Namespace(row["ns"]), retract_orphans):
-            touched += (applied.episodes_deleted + applied.episodes_redacted
-                        + applied.episodes_archived)
+    """The sweeper's round over every namespace with policies; episodes touched. A
+    namespace whose sweep fails is reported and the round goes on (governance/rounds)."""
+    names = [row["ns"] for row in await db.read("retention/namespaces", limit=10_000)]
+    swept = await rounds.each_namespace(
+        "retention", names, lambda ns: sweep(db, Namespace(ns), retract_orphans))
+    touched = sum(applied.episodes_deleted + applied.episodes_redacted
+                  + applied.episodes_archived for done in swept for applied in done)
     if touched:
         log.info("retention swept %d episode(s)", touched)
     return touched

@@ -59,5 +59,10 @@ EXTRACTION_EPISODES = Counter(
 LLM_TOKENS = Counter(
     "graphmem_llm_tokens_total", "LLM tokens used by pipelines, by direction.", ["direction"])
 LLM_COST = Counter("graphmem_llm_cost_usd_total", "LLM cost in USD (from configured prices).")
+HOUSEKEEPING_FAILURES = Counter(
+    "graphmem_housekeeping_failures_total",
+    "Worker housekeeping that failed and was passed over (a step, or one namespace's share "
+    "of a round: retention, pruning, ephemeral sessions, a stored policy that cannot be read).",
+    ["task"])
 AUDIT_WRITE_FAILURES = Counter(
     "graphmem_audit_write_failures_total", "Audit events that could not be written.")

@@ -5,7 +5,8 @@ Each loop: claim the oldest due job, run it, record the outcome. Every few secon
 puts back jobs whose worker died (expired leases), erases ephemeral sessions idle past their
 time to live, queues rebuilds of stale summaries and updates the queue gauges; every
 ``retention_sweep_s`` it applies retention and pruning policies. A failure never stops the
-loop.
+loop: a housekeeping step that fails is passed over, and a namespace that fails its share of a
+round is passed over in it (``governance/rounds``), so jobs and every other tenant go on.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import os
 import socket
 import time
 import uuid
+from collections.abc import Awaitable
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import GraphmemError, LeaseLost, LLMError
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.events import outbox
-from graphmem.governance import ephemeral, pruning, retention
+from graphmem.governance import ephemeral, pruning, retention, rounds
 from graphmem.jobs import queue as jobs
 from graphmem.observability import metrics, tracing
 from graphmem.pipelines import extraction, summarising
@@ -97,8 +99,8 @@ class Worker:
         while True:
             try:
                 if time.monotonic() - last_housekeeping > HOUSEKEEPING_S:
+                    last_housekeeping = time.monotonic()  # even if it fails: jobs come first
                     await self.housekeeping()
-                    last_housekeeping = time.monotonic()
                 ran = await self.run_one()
                 delay = idle_s
                 if ran is None:
@@ -111,20 +113,36 @@ class Worker:
                 delay = min(delay * 2, 30.0)
 
     async def housekeeping(self) -> None:
+        """Each step on its own: one that fails is reported and the others, and the jobs, go
+        on (and each round over namespaces passes over a namespace that fails its share)."""
+        await self._step("reclaim", self._reclaim())
+        await self._step("ephemeral sessions", ephemeral.expire_idle(self.db))
+        await self._step("summary regeneration", self.db.write(
+            "jobs/enqueue_regeneration", limit=100,
+            summarize_by_default=self.settings.summarize_by_default,
+            now=to_native(jobs.utcnow())))
+        if self._swept_at is None or \
+                time.monotonic() - self._swept_at > self.settings.retention_sweep_s:
+            self._swept_at = time.monotonic()  # a failed round waits for the next one too
+            await self._step("retention", retention.sweep_all(
+                self.db, retract_orphans=self.settings.retention_orphaned_facts == "retract"))
+            await self._step("pruning", pruning.prune_all(self.db))
+            await self._step("event pruning", outbox.prune(self.db, jobs.utcnow()))
+        await self._step("queue gauges", self._gauge_queue())
+
+    async def _step(self, task: str, work: Awaitable[object]) -> None:
+        try:
+            await work
+        except Exception as exc:  # reported; the next step and the jobs go on
+            metrics.HOUSEKEEPING_FAILURES.labels(task).inc()
+            log.warning("housekeeping: %s failed (%s)", task, rounds.kind(exc))
+
+    async def _reclaim(self) -> None:
         reclaimed = await jobs.reclaim_expired(self.db, self.settings.job_max_attempts)
         if reclaimed:
             log.warning("put %d job(s) of stopped workers back in the queue", reclaimed)
-        await ephemeral.expire_idle(self.db)
-        await self.db.write("jobs/enqueue_regeneration", limit=100,
-                            summarize_by_default=self.settings.summarize_by_default,
-                            now=to_native(jobs.utcnow()))
-        if self._swept_at is None or \
-                time.monotonic() - self._swept_at > self.settings.retention_sweep_s:
-            await retention.sweep_all(
-                self.db, retract_orphans=self.settings.retention_orphaned_facts == "retract")
-            await pruning.prune_all(self.db)
-            await outbox.prune(self.db, jobs.utcnow())
-            self._swept_at = time.monotonic()
+
+    async def _gauge_queue(self) -> None:
         depth = (await self.db.read("jobs/depth"))[0]
         for state in ("queued", "running", "failed"):
             metrics.JOB_QUEUE.labels(state).set(depth[state])

@@ -16,7 +16,7 @@ from typing import Any
 
 from neo4j.exceptions import ConstraintError
 
-from graphmem.core.errors import InvalidInput
+from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database, Row, Tx
 from graphmem.episodes.store import Episode, earliest_per_session
@@ -131,21 +131,49 @@ class _Run:
                 "embed": record.label in EMBEDDED and "redacted_at" not in props}
 
     def _episode(self, props: dict[str, Any], key: str | None, number: int) -> dict[str, Any]:
-        sealed = [name for name in SEALED
-                  if str(props.get(name, "")).startswith(encryption.PREFIX)]
+        props = {**props, **self._unsealed(props)}
+        sealed = [name for name in SEALED if encryption.is_sealed(props.get(name))]
         if sealed and self.remaps:
             raise InvalidInput(
                 f"line {number}: {sealed[0]} is encrypted and bound to namespace "
                 f"{self.source!r}: import into it, or export with --decrypt", line=number)
+        if sealed and encryption.active() is not None:
+            self._check_opens(props, sealed, number)
         if sealed or encryption.active() is None or "redacted_at" in props:
             return props  # as stored (a redacted episode keeps its original's hash)
         try:
             plain = Episode.from_row({**props, "id": key, "ns": self.target}).as_new()
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInput(f"line {number}: not an episode ({exc})", line=number) from None
-        return {**props, **{name: encryption.seal(str(props[name]), self.target)
+        return {**props, **{name: encryption.seal(encryption.plain(str(props[name])),
+                                                  self.target)
                             for name in SEALED if name in props},
                 "content_hash": plain.content_hash()}
+
+    def _unsealed(self, props: dict[str, Any]) -> dict[str, Any]:
+        """The fields that are not sealed, escaped as stored: a decrypted file (or another
+        system's messages) holds plaintext only, so even a value that looks sealed is text a
+        user wrote; an export's own values are sealed or already escaped (an older export's
+        unescaped ``enc:`` text is escaped here)."""
+        unsealed = {}
+        for name in SEALED:
+            value = props.get(name)
+            if isinstance(value, str) and self.decrypted:
+                unsealed[name] = encryption.escape(value)
+            elif isinstance(value, str) and not encryption.is_sealed(value):
+                unsealed[name] = encryption.escape(encryption.plain(value))
+        return unsealed
+
+    def _check_opens(self, props: dict[str, Any], sealed: list[str], number: int) -> None:
+        """A sealed value is taken only when it opens here: one that does not would fail
+        every read of it."""
+        for name in sealed:
+            try:
+                encryption.reveal(props[name], self.target)
+            except GraphmemError:
+                raise InvalidInput(
+                    f"line {number}: {name} is encrypted under a key this service does not "
+                    "hold for the namespace", line=number) from None
 
     def _rel(self, record: RelRecord, number: int) -> Row:
         (start, start_key), (end, end_key) = record.start, record.end

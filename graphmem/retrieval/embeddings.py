@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from graphmem.core.config import Settings
-from graphmem.core.errors import ConfigError, KeyDestroyed
+from graphmem.core.errors import ConfigError, GraphmemError, KeyDestroyed
 from graphmem.core.timeutil import to_native
-from graphmem.db.database import Database
+from graphmem.db.database import Database, Row
 from graphmem.db.statements import split_statements, statement
 from graphmem.observability import metrics, tracing
 from graphmem.retrieval import background
@@ -155,14 +155,70 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     if not claimed:
         return 0
     try:
-        for ns in sorted({str(row["ns"]) for row in claimed}):
-            await namespace_keys.prepare(db, ns)  # the queue spans namespaces (their keys)
-        await _embed_and_store(db, embedder, [{**row, "text": _text(row)} for row in claimed])
+        await _embed_claimed(db, embedder, claimed, now)
     except BaseException:
         with contextlib.suppress(Exception):  # else the lease runs out: later, not never
             await db.write("embeddings/release", element_ids=[r["element_id"] for r in claimed])
         raise
     return len(claimed)
+
+
+async def _embed_claimed(db: Database, embedder: Embedder, claimed: list[Row],
+                         now: datetime) -> None:
+    """Embed a claimed batch; a node that cannot be embedded is set aside, never the batch's
+    other nodes (which may be any namespace's)."""
+    for ns in sorted({str(row["ns"]) for row in claimed}):
+        await namespace_keys.prepare(db, ns)  # the queue spans namespaces (their keys)
+    ready, refused = _texts(claimed)
+    refused += await _embed_isolating(db, embedder, ready)
+    if refused:
+        await _set_aside(db, refused, now)
+
+
+def _texts(claimed: list[Row]) -> tuple[list[Row], list[Row]]:
+    """The claimed nodes with their texts, and those whose text cannot be had (content no
+    key of this process opens): those are one node's trouble, never the batch's."""
+    ready, refused = [], []
+    for row in claimed:
+        try:
+            ready.append({**row, "text": _text(row)})
+        except GraphmemError as exc:
+            refused.append({**row, "error": type(exc).__name__})
+    return ready, refused
+
+
+async def _embed_isolating(db: Database, embedder: Embedder, rows: list[Row]) -> list[Row]:
+    """Embed and store the batch; when it fails, each node alone, so one node the embedder
+    or the store refuses never holds back the others (other tenants' turns among them).
+    Those that fail alone are returned; when every one does, the trouble is not theirs (the
+    embedder is down, the indexes changed): the batch fails, to be retried whole."""
+    if not rows:
+        return []
+    try:
+        await _embed_and_store(db, embedder, rows)
+        return []
+    except Exception:
+        if len(rows) < 2:
+            raise
+    refused: list[Row] = []
+    for row in rows:
+        try:
+            await _embed_and_store(db, embedder, [row])
+        except Exception as exc:
+            refused.append({**row, "error": type(exc).__name__})
+            if len(refused) == len(rows):
+                raise
+    return refused
+
+
+async def _set_aside(db: Database, refused: list[Row], now: datetime) -> None:
+    await db.write("embeddings/set_aside", now=to_native(now), rows=[
+        {"element_id": row["element_id"], "error": row["error"]} for row in refused])
+    for ns in sorted({str(row["ns"]) for row in refused}):
+        errors = sorted({row["error"] for row in refused if str(row["ns"]) == ns})
+        log.warning("embedding: %d node(s) of namespace %s could not be embedded (%s); set "
+                    "aside, the others of the batch went on",
+                    sum(str(row["ns"]) == ns for row in refused), ns, ", ".join(errors))
 
 
 async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str, Any]]) -> None:
@@ -181,22 +237,24 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
     metrics.EMBEDDED_NODES.inc(len(rows))
 
 
-def _text(row: dict[str, object]) -> str:
+def _text(row: dict[str, Any]) -> str:
     """What a waiting node is embedded from: an episode with the turn before it and its
     speaker, decrypted when its content is encrypted. Content no key opens any more (its
     namespace's key was destroyed) is embedded as nothing: it leaves the queue instead of
     failing every batch it is claimed in."""
     ns = str(row["ns"])
-    try:
-        body = encryption.reveal(row["body"], ns) if isinstance(row["body"], str) else ""
-        context = encryption.reveal(row["context"], ns) \
-            if isinstance(row["context"], str) else None
-    except KeyDestroyed:
-        log.warning("a queued node of a namespace whose content cannot be decrypted left the "
-                    "embedding queue unembedded")
-        return ""
+    body = row["body"] if isinstance(row["body"], str) else ""
+    context = row["context"] if isinstance(row["context"], str) else None
+    if "Episode" in row["labels"]:  # only episodes are sealed: a fact's text is as it reads
+        try:
+            body = encryption.reveal(body, ns) or ""
+            context = encryption.reveal(context, ns)
+        except KeyDestroyed:
+            log.warning("a queued node of a namespace whose content cannot be decrypted left "
+                        "the embedding queue unembedded")
+            return ""
     speaker = row.get("actor")
-    return embedded_text(body or "", context, speaker if isinstance(speaker, str) else None)
+    return embedded_text(body, context, speaker if isinstance(speaker, str) else None)
 
 
 def embedded_text(body: str, context: str | None = None, speaker: str | None = None) -> str:
@@ -245,6 +303,8 @@ async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
     queue gauge is counted every few seconds, not every batch (it competes with writes)."""
     delay = 0.5
     counted = 0.0
+    with contextlib.suppress(Exception):  # what was set aside may embed now; else next start
+        await db.write("embeddings/requeue_set_aside")
     while True:
         try:
             if time.monotonic() - counted >= GAUGE_EVERY_S:

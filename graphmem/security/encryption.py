@@ -11,6 +11,13 @@ into another one. The content hash becomes an HMAC under the key, so it no longe
 guessed text. What is not: facts, summaries and entity names (derived knowledge the graph is
 explored by) and embeddings, which the worker computes from the plaintext.
 
+Only what ``seal`` wrote is ever taken for a sealed value. Plaintext that itself begins with
+``enc:`` (a user may write anything) is stored escaped, as ``enc:raw:<text>``, wherever it is
+stored as it is (encryption off, or an import's values that stay plaintext), and ``reveal``
+gives it back verbatim; a stored value that is neither well-formed sealed nor escaped (written
+before escaping; migration 0020 escapes them) reads as it is. So no content can make its own
+tenant's reads, or anyone's embedding, fail to decrypt.
+
 So with encryption on, BM25 over episodes and ``episodes(where: {textContains})`` see only
 ciphertext; vector search, facts, summaries and recall work as before. Values written before
 encryption was switched on read as they are until rotated.
@@ -42,9 +49,12 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError, DecryptionFailed, KeyDestroyed
 
-PREFIX = "enc:"  # any sealed value
+PREFIX = "enc:"  # any sealed value, and stored plaintext that begins so only escaped (PLAIN)
 MASTER = "enc:v1:"  # sealed under a master key, the namespace as associated data
 OWN = "enc:v2:"  # sealed under the namespace's own key (derived with its salt)
+PLAIN = "enc:raw:"  # plaintext that begins with PREFIX itself, escaped so it is never opened
+SEALED_FORM = r"enc:v[12]:[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]+={0,2}"  # what seal writes (whole)
+_SEALED = re.compile(SEALED_FORM)
 KEY_CACHE_S = 60.0  # how long a process trusts a namespace salt it read (another may destroy it)
 _KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -119,7 +129,12 @@ class Keyring:
         if key_id not in self.keys:
             raise DecryptionFailed(f"episode content is encrypted under key {key_id!r}, which "
                                    "GRAPHMEM_ENCRYPTION_KEYS does not hold")
-        raw = base64.b64decode(payload)
+        try:
+            raw = base64.b64decode(payload, validate=True)
+        except ValueError:
+            raw = b""
+        if len(raw) < 12 + 16:  # a nonce and a tag at least
+            raise DecryptionFailed("episode content cannot be read: it is damaged")
         try:
             return AESGCM(self._key(version, key_id, ns)).decrypt(
                 raw[:12], raw[12:], ns.encode()).decode()
@@ -159,13 +174,29 @@ def active() -> Keyring | None:
 
 
 def seal(text: str, ns: str) -> str:
-    return _keyring.seal(text, ns) if _keyring else text
+    """How ``text`` is stored: sealed when encryption is on, else as it is (escaped)."""
+    return _keyring.seal(text, ns) if _keyring else escape(text)
+
+
+def escape(text: str) -> str:
+    """Plaintext as it is stored unsealed: escaped when it could be taken for a sealed value."""
+    return PLAIN + text if text.startswith(PREFIX) else text
+
+
+def is_sealed(value: object) -> bool:
+    """Whether a stored value is one ``seal`` wrote (escaped plaintext never is)."""
+    return isinstance(value, str) and _SEALED.fullmatch(value) is not None
+
+
+def plain(value: str) -> str:
+    """The plaintext of a stored value that is not sealed."""
+    return value[len(PLAIN):] if value.startswith(PLAIN) else value
 
 
 def reveal(value: str | None, ns: str) -> str | None:
-    """The plaintext of a stored value: encrypted ones are opened, others pass through."""
-    if value is None or not value.startswith(PREFIX):
-        return value
+    """The plaintext of a stored value: sealed ones are opened, others pass through."""
+    if value is None or not is_sealed(value):
+        return None if value is None else plain(value)
     if _keyring is None:
         raise DecryptionFailed("episode content is encrypted: set GRAPHMEM_ENCRYPTION_KEYS")
     return _keyring.open(value, ns)

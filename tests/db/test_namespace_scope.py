@@ -33,6 +33,9 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "embeddings/pending_count": "the size of that queue",
     "embeddings/store": "writes vectors to queued nodes by id",
     "embeddings/mark_all": "re-embedding the whole database",
+    "embeddings/set_aside": "takes claimed nodes of the service-wide queue out of it, by id",
+    "embeddings/requeue_set_aside": "queues what was set aside again, in every namespace "
+                                    "(at a worker's start)",
     "embeddings/space": "the database's embedding space",
     "embeddings/record_space": "the database's embedding space",
     "erasure/receipt": "the tombstone outlives the namespace (it holds only a digest)",

@@ -27,6 +27,8 @@ ALLOWED = {  # statement -> why a scan is right there
     "embeddings/claimable": "the same queue, read to see whether it holds anything",
     "memory/stats": "counts the namespace's share of the (small) EmbedPending queue",
     "embeddings/mark_all": "re-embedding touches every embeddable node on purpose",
+    "embeddings/requeue_set_aside": "EmbedFailed holds only what was set aside (a few nodes)",
+    "migration_steps/escape_plain_enc": "migration 0020 looks at every episode once, on purpose",
     "embeddings/space": "one EmbeddingSpace node per database",
     "embeddings/record_space": "one EmbeddingSpace node per database",
     "embeddings/store": "one EmbeddingSpace node per database",

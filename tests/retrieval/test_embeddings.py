@@ -28,6 +28,7 @@ from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import store as facts
 from graphmem.retrieval import embeddings
 from graphmem.retrieval.search import Kind, SearchQuery, search
+from tests.support.graph import delete_namespace
 
 DIMENSION = 8
 
@@ -184,3 +185,86 @@ async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> N
         "MATCH (n:EmbedPending {ns: $ns}) WHERE n.embed_lease_until >= $later "
         "RETURN count(n) AS n", {"ns": ns, "later": to_native(later)}, database_=db.name))
     assert held[0][0]["n"] == 0
+
+
+FORGED = "enc:v1:k9:" + "A" * 64  # sealed under a key no process holds (an old, dropped key)
+
+
+async def _turns(db: Database, ns: str, *texts: str) -> None:
+    await episodes.record(db, Namespace(ns), [
+        NewEpisode(text, EpisodeKind.USER_MESSAGE, datetime(2026, 1, 1, 9, i, tzinfo=UTC),
+                   session_id=f"s{i}") for i, text in enumerate(texts)])
+
+
+async def _state(db: Database, ns: str) -> list[dict[str, Any]]:
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) RETURN e.content AS content, e:EmbedPending AS waiting, "
+        "e:EmbedFailed AS set_aside, e.embed_error AS error, e.embedding IS NOT NULL AS vector "
+        "ORDER BY e.occurred_at", {"ns": ns}, database_=db.name)
+    return [dict(row) for row in rows]
+
+
+@pytest.mark.hostile("tenants")
+async def test_a_node_no_key_opens_never_holds_back_another_tenants(db: Database,
+                                                                  ns: str) -> None:
+    """Issue 36 item 6: one episode whose content no key opens failed every embedding batch
+    it was claimed in, so another tenant's new turns stayed unembedded (22 minutes)."""
+    other = f"{ns}-b"
+    try:
+        await _turns(db, ns, "placeholder")
+        await db.driver.execute_query(  # as a value sealed under a key since dropped reads
+            "MATCH (e:Episode {ns: $ns}) SET e.content = $forged, e:EmbedPending "
+            "REMOVE e.embedding", {"ns": ns, "forged": FORGED}, database_=db.name)
+        await _turns(db, other, "Porto, next month.", "I moved to Lisbon in May.")
+        await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 500)
+        assert [(r["waiting"], r["vector"]) for r in await _state(db, other)] == [
+            (False, True), (False, True)]
+        assert await _state(db, ns) == [{"content": FORGED, "waiting": False, "set_aside": True,
+                                         "error": "DecryptionFailed", "vector": False}]
+    finally:
+        await delete_namespace(db, other)
+
+
+class _Refusing(embeddings.WordLlamaEmbedder):
+    """An endpoint that refuses one input (as a remote one may, for its content or length):
+    the whole request fails."""
+
+    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
+        if any("POISON" in text for text in texts):
+            raise ValueError("input refused")
+        return await super().embed_backlog(texts)
+
+
+@pytest.mark.hostile("tenants")
+async def test_a_text_the_embedder_refuses_is_set_aside_alone(db: Database, ns: str) -> None:
+    """A batch the embedder refuses is embedded again node by node: the refused node is set
+    aside (marked with the error's type, never its text), the others are embedded; a worker's
+    start queues what was set aside again. The nodes are made already leased until ``later``,
+    so only this claim (not the suite's own worker) takes them."""
+    other = f"{ns}-b"
+    later = datetime.now(UTC) + timedelta(hours=1)
+    try:
+        await _turns(db, ns, "POISON pill")
+        await _turns(db, other, "Porto, next month.", "I moved to Lisbon in May.")
+        await db.driver.execute_query(
+            "MATCH (e:Episode) WHERE e.ns IN [$ns, $other] "
+            "SET e:EmbedPending, e.embed_lease_until = $later REMOVE e.embedding",
+            {"ns": ns, "other": other, "later": to_native(later)}, database_=db.name)
+        claimed = await db.write("embeddings/claim", limit=10_000,
+                                 now=to_native(later + timedelta(seconds=1)),
+                                 lease_until=to_native(later + timedelta(hours=1)))
+        mine = [row for row in claimed if row["ns"] in (ns, other)]
+        await db.write("embeddings/release", element_ids=[
+            row["element_id"] for row in claimed if row not in mine])
+        assert len(mine) == 3
+        await embeddings._embed_claimed(db, _Refusing(), mine, later)
+        assert [(r["waiting"], r["vector"]) for r in await _state(db, other)] == [
+            (False, True), (False, True)]
+        assert await _state(db, ns) == [{"content": "POISON pill", "waiting": False,
+                                         "set_aside": True, "error": "ValueError",
+                                         "vector": False}]
+        await db.write("embeddings/requeue_set_aside")
+        assert [(r["waiting"], r["set_aside"], r["error"]) for r in await _state(db, ns)] == [
+            (True, False, None)]
+    finally:
+        await delete_namespace(db, other)
