@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         runtime = Runtime(settings=settings, db=db, embedder=embeddings.make_embedder(settings),
                           worker=Worker(db, settings), events=Feed(db, settings.event_poll_s))
         runtime._task = asyncio.create_task(runtime.become_ready())
-        app.state.runtime = runtime
+        app.state.runtime = gate.runtime = runtime
         try:
             yield
         finally:

@@ -6,7 +6,8 @@ comes as an HTTP body, as an operation on a long-lived WebSocket, or as an expor
 - its API key, looked up through one cache, and looked up again for *every* operation, so a
   revoked key stops working on an open socket as it does over HTTP (within ``auth_cache_s``);
 - the key's rate (one token bucket per key, whatever the transport);
-- how many sockets a key holds open at once.
+- how many sockets a key holds open at once;
+- and before all that, that the service is ready (``NOT_READY``, with the reason, if not).
 
 The gate lives as long as the app (made in ``create_app``), so every route shares its cache,
 buckets and counts."""
@@ -15,10 +16,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, Protocol
 
 from graphmem.core.config import Settings
-from graphmem.core.errors import InvalidInput, PayloadTooLarge, RateLimited
+from graphmem.core.errors import InvalidInput, NotReady, PayloadTooLarge, RateLimited
 from graphmem.db.database import Database
 from graphmem.security.auth import ANONYMOUS_ADMIN, KeyCache, Principal, authenticate
 from graphmem.security.rate_limit import RateLimiter
@@ -42,9 +43,17 @@ def decode_json(data: str | bytes) -> object:
         raise Unreadable("the body is not UTF-8") from exc
 
 
+class Readiness(Protocol):
+    """The runtime as the gate sees it (graphmem.app.Runtime)."""
+
+    ready: bool
+    problem: str | None
+
+
 class Gate:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.runtime: Readiness | None = None  # set once the app's lifespan made it
         self.keys = KeyCache(settings.auth_cache_s)
         self.limiter = RateLimiter(settings.rate_limit_per_process)
         self._sockets: Counter[str] = Counter()  # key id -> open, authenticated sockets
@@ -63,7 +72,12 @@ class Gate:
                                "UTF-16 surrogate")
 
     async def principal(self, db: Database, authorization: str | None) -> Principal:
-        """Who the key is (``Unauthenticated`` when unknown or revoked)."""
+        """Who the key is (``Unauthenticated`` when unknown or revoked); ``NotReady`` while
+        the service is not ready: a store refused at start (an embedder its vector indexes
+        were not built for) had taken writes and answered searches with INTERNAL."""
+        if self.runtime is None or not self.runtime.ready:
+            problem = self.runtime.problem if self.runtime is not None else None
+            raise NotReady(f"graphmem is not ready: {problem or 'starting'}")
         if not self.settings.auth_required:
             return ANONYMOUS_ADMIN
         return await authenticate(db, authorization, self.keys)

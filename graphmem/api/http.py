@@ -24,6 +24,7 @@ from graphmem.core.config import Settings
 from graphmem.core.errors import (
     GraphmemError,
     InvalidInput,
+    NotReady,
     PayloadTooLarge,
     RateLimited,
     Unauthenticated,
@@ -137,7 +138,8 @@ def _refusal(exc: GraphmemError) -> Response:
 
 
 _STATUS: dict[type[GraphmemError], int] = {
-    Unauthenticated: 401, PayloadTooLarge: 413, InvalidInput: 400, RateLimited: 429}
+    Unauthenticated: 401, PayloadTooLarge: 413, InvalidInput: 400, RateLimited: 429,
+    NotReady: 503}
 
 
 def _status_into(span: Any, send: Send) -> Send:

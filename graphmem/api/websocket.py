@@ -133,8 +133,8 @@ class SocketHandler(BaseGraphQLTransportWSHandler[Context, None]):
         except Unauthenticated:
             await self.websocket.close(code=FORBIDDEN, reason="Forbidden")
             return
-        except GraphmemError:  # Neo4j unreachable: the client may try again
-            await self.websocket.close(code=1013, reason="try again later")
+        except GraphmemError as exc:  # not ready, Neo4j unreachable: the client may try again
+            await self.websocket.close(code=1013, reason=exc.message[:120])
             return
         if not self.gate.open_socket(principal):
             cap = self.gate.settings.max_sockets_per_key

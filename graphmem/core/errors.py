@@ -5,6 +5,7 @@ GraphmemError
 ├── LocalNeo4jError        the local server cannot be installed, started or stopped
 ├── MigrationError         a migration failed or an applied one was edited
 ├── DatabaseUnavailable    Neo4j unreachable (retryable)
+├── NotReady               the service is not ready to serve: starting, or refused (retryable)
 ├── QueryTimeout           a statement ran past its time bound and was ended
 ├── InvalidInput           the request is malformed; nothing was written
 │   ├── QueryTooCostly     the query or its answer is over the cost or size limit
@@ -61,6 +62,14 @@ class QueryTimeout(GraphmemError):
     request would run as long again, so it is not retryable as it is."""
 
     code = "QUERY_TIMEOUT"
+
+
+class NotReady(GraphmemError):
+    """The service has not become ready (still starting, or its start was refused: the
+    message names the fix); nothing was read or written."""
+
+    code = "NOT_READY"
+    retryable = True
 
 
 class InvalidInput(GraphmemError):

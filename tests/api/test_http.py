@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 
 import httpx
+import pytest
+from websockets import ConnectionClosed, Subprotocol
+from websockets.sync.client import connect
 
 from graphmem.core.config import Settings
 from graphmem.db.database import Database
+from tests.support.server import serving
 
 
 async def test_healthz_and_readyz(client: httpx.AsyncClient) -> None:
@@ -62,7 +68,10 @@ async def test_readyz_names_the_unreachable_uri_never_the_password() -> None:
     assert response.status_code == 503
     assert "bolt://127.0.0.1:1" in response.json()["reason"]
     assert "s3cret-never-shown" not in response.text
-    assert refused.status_code == 401  # still no key: never reaches Neo4j
+    # Not ready: refused before its key is looked up, so it never reaches Neo4j.
+    assert refused.status_code == 503
+    assert refused.json()["errors"][0]["extensions"]["code"] == "NOT_READY"
+    assert "s3cret-never-shown" not in refused.text
 
 
 async def test_cross_origin_requests_get_no_cors_grant(client: httpx.AsyncClient,
@@ -114,3 +123,36 @@ async def test_unreadable_bodies_are_a_typed_400(client: httpx.AsyncClient, admi
     left, _, _ = await db.driver.execute_query("MATCH (n {ns: $ns}) RETURN count(n) AS n",
                                                {"ns": ns})
     assert left[0]["n"] == 0
+
+
+@pytest.mark.hostile("operations")
+def test_a_store_refused_at_start_serves_nothing_and_says_why(admin_token: str) -> None:
+    """An embedder the store's vector indexes were not built for: the service is not ready,
+    and every request gets NOT_READY naming the fix, over HTTP and a WebSocket; none writes."""
+    with serving(until="/healthz", GRAPHMEM_EMBEDDER="openai", GRAPHMEM_EMBEDDING_DIMENSION="64",
+                 GRAPHMEM_EMBEDDING_BASE_URL="http://127.0.0.1:9/v1",
+                 GRAPHMEM_EMBEDDING_API_KEY="unused") as url:
+        for _ in range(100):
+            ready = httpx.get(f"{url}/readyz", timeout=5)
+            if "reembed" in ready.text:
+                break
+            time.sleep(0.1)
+        assert ready.status_code == 503 and "graphmem reembed" in ready.json()["reason"]
+        headers = {"Authorization": f"Bearer {admin_token}"}
+        for query in ('mutation { recordEpisodes(namespace: "test/refused", episodes: '
+                      '[{content: "hi", kind: USER_MESSAGE}]) { created } }',
+                      '{ search(namespace: "test/refused", query: "hi") { hits { kind } } }'):
+            answer = httpx.post(f"{url}/graphql", json={"query": query}, headers=headers,
+                                timeout=10)
+            assert answer.status_code == 503
+            error = answer.json()["errors"][0]
+            assert error["extensions"] == {"code": "NOT_READY", "retryable": True}
+            assert "graphmem reembed" in error["message"]
+        with connect(url.replace("http", "ws") + "/graphql",
+                     subprotocols=[Subprotocol("graphql-transport-ws")]) as ws:
+            ws.send(json.dumps({"type": "connection_init",
+                                "payload": {"Authorization": f"Bearer {admin_token}"}}))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        assert "not ready" in closed.value.rcvd.reason

@@ -22,9 +22,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(**env: str) -> Iterator[str]:
+def serving(*, until: str = "/readyz", **env: str) -> Iterator[str]:
     """`graphmem serve` with this process's environment (the suite's Neo4j) and ``env`` over
-    it; yields its base URL once `/readyz` says ready, and stops it afterwards.
+    it; yields its base URL once `/readyz` says ready (``until``: another path that must
+    answer 200 first, e.g. `/healthz` for a service that may never be ready), and stops it
+    afterwards.
 
     It embeds nothing unless ``env`` says so: the suite's in-process app embeds the shared
     queue, and a test that counts what a process embeds must not share it with bystanders."""
@@ -40,7 +42,7 @@ def serving(**env: str) -> Iterator[str]:
         try:
             for _ in range(600):
                 try:
-                    if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                    if httpx.get(f"{url}{until}", timeout=1).status_code == 200:
                         break
                 except httpx.TransportError:
                     pass
