@@ -12,6 +12,9 @@ GraphmemError                 code, message, field, retryable
 ├── Forbidden                 FORBIDDEN: the key is not granted the namespace
 ├── RateLimited               RATE_LIMITED: HTTP 429 (retryable, after Retry-After)
 ├── DatabaseUnavailable       DATABASE_UNAVAILABLE: Neo4j unreachable (retryable)
+├── NotReady                  NOT_READY: the service is starting, or its start was refused
+├── QueryTimeout              QUERY_TIMEOUT: a statement ran past its time bound
+├── SessionClosed             SESSION_CLOSED: the ephemeral session was closed and erased
 ├── DecryptionFailed          DECRYPTION_FAILED: encrypted content without its key
 ├── Internal                  INTERNAL: the server failed; its message is masked
 └── Unreachable               UNREACHABLE: no answer from the service (client side)
@@ -91,6 +94,18 @@ class DatabaseUnavailable(GraphmemError):
     code = "DATABASE_UNAVAILABLE"
 
 
+class NotReady(GraphmemError):
+    code = "NOT_READY"
+
+
+class QueryTimeout(GraphmemError):
+    code = "QUERY_TIMEOUT"
+
+
+class SessionClosed(InvalidInput):
+    code = "SESSION_CLOSED"
+
+
 class DecryptionFailed(GraphmemError):
     code = "DECRYPTION_FAILED"
 
@@ -107,7 +122,8 @@ _BY_CODE: dict[str, type[GraphmemError]] = {
     cls.code: cls for cls in (
         InvalidInput, QueryTooCostly, GraphQLValidation, PayloadTooLarge, NotFound,
         DuplicateConflict, ConcurrentChange, Unauthenticated, Forbidden, RateLimited,
-        DatabaseUnavailable, DecryptionFailed, Internal, Unreachable)
+        DatabaseUnavailable, NotReady, QueryTimeout, SessionClosed, DecryptionFailed, Internal,
+        Unreachable)
 }
 
 
