@@ -247,18 +247,12 @@ server.directories.import={home / "import"}
             raise LocalNeo4jError(f"could not set the initial Neo4j password: {reason}")
 
     def _launch(self, java: Path, lib: Path) -> None:
-        console = os.fdopen(os.open(self.home / "logs" / "console.log",  # the child owns it
-                                    os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab")
-        process = subprocess.Popen(
+        pid = spawn_detached(
             [str(java), f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS,
              "-cp", f"{lib}/*", ENTRY_POINT,
              f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"],
-            stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True,  # survives the CLI that started it
-            umask=0o077,  # the files Neo4j writes (store, transaction logs) are owner-only
-        )
-        console.close()
-        self._pid_file.write_text(str(process.pid))
+            self.home / "logs" / "console.log")
+        self._pid_file.write_text(str(pid))
         self._pid_file.chmod(0o600)
 
     def _wait_ready(self, timeout_s: float) -> None:
@@ -268,10 +262,10 @@ server.directories.import={home / "import"}
             # line can briefly differ from the one _our_pid() looks for.
             pid = self._recorded_pid()
             if pid is None or not _alive(pid):
-                raise LocalNeo4jError(
-                    "Neo4j exited during start; last log lines:\n" + self.logs(15)
-                    + "\n" + _tail(self.home / "logs" / "console.log", 15)
-                )
+                logs = self.logs(400) + "\n" + _tail(self.home / "logs" / "console.log", 400)
+                raise LocalNeo4jError(f"Neo4j exited during start: {why_it_failed(logs)} "
+                                      f"(the whole log: graphmem neo4j logs, and "
+                                      f"{self.home / 'logs' / 'console.log'})")
             if _port_open(self.bolt_port) and self._discovery().get("neo4j_version"):
                 return
             time.sleep(0.3)
@@ -284,6 +278,23 @@ server.directories.import={home / "import"}
                 return dict(json.load(response))
         except (OSError, ValueError):
             return {}
+
+
+def spawn_detached(argv: list[str], log: Path) -> int:
+    """Start ``argv`` in a session of its own, its output appended to ``log``, as no child of
+    this process: a shell starts it in the background and exits, so it belongs to init. As
+    our child, a Neo4j killed under `graphmem serve` stayed a zombie of it; now it survives
+    the CLI that started it and leaves nothing behind when it dies. Its pid."""
+    os.close(os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))  # owner-only
+    # The log by name: dash reads no descriptor above 9 in a redirection.
+    shell = subprocess.run(
+        ["/bin/sh", "-c", 'log=$1; shift; "$@" >>"$log" 2>&1 </dev/null & echo $!', "sh",
+         str(log), *argv],
+        capture_output=True, text=True, check=True,
+        start_new_session=True,  # the session is the program's too
+        umask=0o077,  # the files Neo4j writes (store, transaction logs) are owner-only
+    )
+    return int(shell.stdout.strip())
 
 
 def _alive(pid: int) -> bool:
@@ -302,6 +313,22 @@ def _port_open(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.settimeout(0.5)
         return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+# Lines that say why a JVM stopped, as Neo4j logs them; a stack frame never does.
+_TELLING = re.compile(r"Exception|Error|error:|Caused by|already in use|No space left|"
+                      r"Permission denied|Cannot|Failed|failed", re.IGNORECASE)
+_FRAME = re.compile(r"^\s*(at |\.\.\. \d+ more|Suppressed:)")
+
+
+def why_it_failed(log: str, most: int = 6) -> str:
+    """The lines of a start's log that say why it failed, without stack frames: the cause
+    ("Address already in use", "No space left on device") is often the deepest ``Caused by``,
+    above forty lines of frames, which a tail of the log cut off."""
+    lines = [line.strip() for line in log.splitlines() if line.strip() and not _FRAME.match(line)]
+    telling = list(dict.fromkeys(line for line in lines if _TELLING.search(line)))
+    chosen = telling[:1] + telling[1:][-(most - 1):] if telling else lines[-most:]
+    return " | ".join(chosen) or "no log lines"
 
 
 def _tail(path: Path, lines: int) -> str:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+from pathlib import Path
+
 from graphmem.db.database import Database
 from graphmem.local_neo4j import LocalNeo4j
 from graphmem.local_neo4j.install import neo4j_version
@@ -120,3 +125,50 @@ def test_no_transaction_outlives_the_admin_bound(tmp_path,  # type: ignore[no-un
          "org.neo4j.server.startup.Neo4jAdminCommand", "server", "validate-config"],
         env=env, capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+LOG_OF_A_FAILED_START = "\n".join([
+    "2026-12-02 01:00:00.000+0000 INFO  Starting...",
+    "2026-12-02 01:00:01.000+0000 ERROR Failed to start Neo4j on localhost:7474.",
+    "java.lang.RuntimeException: Error starting Neo4j database server",
+    *[f"\tat org.neo4j.server.Frame{i}.run(Frame{i}.java:{i})" for i in range(40)],
+    "Caused by: org.neo4j.kernel.lifecycle.LifecycleException: Component failed to start",
+    *[f"\tat org.neo4j.kernel.Frame{i}.init(Frame{i}.java:{i})" for i in range(40)],
+    "Caused by: java.net.BindException: Address already in use",
+    *[f"\tat sun.nio.ch.Net.bind{i}(Net.java:{i})" for i in range(30)],
+    "\t... 12 more",
+])
+
+
+def test_a_failed_start_says_why_without_stack_frames() -> None:
+    from graphmem.local_neo4j.server import why_it_failed
+
+    said = why_it_failed(LOG_OF_A_FAILED_START)
+    assert "Address already in use" in said and "Failed to start Neo4j" in said
+    assert "\tat " not in said and "Frame" not in said and "more" not in said
+    assert why_it_failed("") == "no log lines"
+
+
+def test_a_started_server_is_no_child_of_the_command_and_leaves_no_zombie(
+        tmp_path: Path) -> None:
+    """The local Neo4j runs apart from the process that started it: killed while
+    `graphmem serve` runs, it had stayed a zombie child of serve."""
+    from graphmem.local_neo4j.server import spawn_detached
+
+    log = tmp_path / "console.log"
+    pid = spawn_detached(["sh", "-c", "echo started; exec sleep 60"], log)
+    for _ in range(50):
+        if log.read_text().strip() == "started":  # its output goes to the log
+            break
+        time.sleep(0.1)
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    parent = int(stat.rsplit(")", 1)[1].split()[1])
+    assert parent != os.getpid()
+    os.kill(pid, signal.SIGKILL)
+    for _ in range(50):  # init reaps it; nothing of it is left under us
+        if not Path(f"/proc/{pid}").exists():
+            break
+        time.sleep(0.1)
+    assert not Path(f"/proc/{pid}").exists()
+    assert log.read_text().strip() == "started"
+    assert oct(log.stat().st_mode & 0o777) == "0o600"
