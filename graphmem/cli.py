@@ -7,7 +7,8 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -280,18 +281,24 @@ def import_file(
     async def work(db: Database) -> str:
         await migrations.apply(db)
         with contextlib.ExitStack() as stack:
-            lines = converted if converted is not None else \
-                stack.enter_context(Path(source).open(encoding="utf-8"))
+            lines = converted if converted is not None else partial(_read_lines, Path(source))
             total = len(converted) if converted is not None else _count_lines(Path(source))
             bar = stack.enter_context(typer.progressbar(length=total, label="importing",
                                                         file=sys.stderr))
-            result = await import_lines(db, lines, into, progress=bar.update)
+            result = await import_lines(db, lines, into, progress=bar.update,
+                                        max_chars=settings.max_episode_chars)
         resumed = f", resumed after line {result.resumed_after}" if result.resumed_after else ""
         return (f"imported {result.nodes} nodes and {result.relationships} relationships into "
                 f"{result.namespace}{resumed}")
 
     ensure_neo4j(settings)
     typer.echo(with_database(work), err=True)
+
+
+def _read_lines(path: Path) -> Iterator[str]:
+    """A file's lines, from the start each time (an import reads them twice)."""
+    with path.open(encoding="utf-8") as lines:
+        yield from lines
 
 
 def _count_lines(path: Path) -> int:

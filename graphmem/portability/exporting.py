@@ -14,6 +14,7 @@ from graphmem.portability.format import (
     LABELS,
     REBUILT_RELATIONSHIPS,
     SEALED,
+    Digest,
     header,
     node,
     relationship,
@@ -27,16 +28,20 @@ async def export(db: Database, ns: Namespace, decrypt: bool = False,
     stays sealed (bound to ``ns``) unless ``decrypt``: then it is exported as plaintext."""
     yield header(ns, decrypt, datetime.now(UTC))
     nodes = relationships = 0
+    digest = Digest()
     async with db.snapshot() as snapshot:
         async for row in snapshot.stream("portability/nodes", ns=ns):
-            yield _node(row, ns, decrypt)
+            record = _node(row, ns, decrypt)
+            digest.add(record)
+            yield record
             nodes += 1
         async for row in snapshot.stream("portability/relationships", ns=ns):
-            record = _relationship(row)
-            if record is not None:
-                yield record
+            found = _relationship(row)
+            if found is not None:
+                digest.add(found)
+                yield found
                 relationships += 1
-    yield {"end": {"nodes": nodes, "relationships": relationships}}
+    yield {"end": {"nodes": nodes, "relationships": relationships, "digest": digest.value}}
 
 
 def _node(row: Row, ns: Namespace, decrypt: bool) -> dict[str, Any]:

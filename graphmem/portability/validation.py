@@ -1,0 +1,253 @@
+"""An import's first pass: the whole file checked before anything is written, so a bad file
+writes nothing (``importing`` writes in a second pass over the same lines).
+
+Each node is read the way the service reads it (its package's own ``from_row``: the same
+enums and types) and held to the API's own rules for it (``episodes.validate``, the
+policies' ``check``…), so nothing is imported that the API would refuse or that a read would
+fail on. Relationships must join nodes the file names before them or the namespace holds;
+no id may be another namespace's; the end record's counts and digest (when it has one) must
+be the file's. Held meanwhile: one 64-bit hash per node of the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import fields, is_dataclass
+from datetime import datetime
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from graphmem.core.errors import DecryptionFailed, InvalidInput
+from graphmem.core.identifiers import normalise_predicate, relationship_type
+from graphmem.core.namespaces import Namespace
+from graphmem.db.database import Database, Row
+from graphmem.episodes import store as episodes
+from graphmem.facts import policies
+from graphmem.facts.conflicts import Conflict
+from graphmem.facts.entities import Entity
+from graphmem.facts.model import Fact
+from graphmem.facts.store import check_confidence
+from graphmem.governance import pruning, retention
+from graphmem.governance.audit import AuditEvent
+from graphmem.governance.ephemeral import SessionState
+from graphmem.jobs.switches import Switches
+from graphmem.portability.format import (
+    GLOBAL_IDS,
+    LABELS,
+    SEALED,
+    Digest,
+    EndRecord,
+    NodeRecord,
+    RelRecord,
+    load,
+    record,
+)
+from graphmem.security import encryption
+from graphmem.summaries import store as summaries
+
+BATCH = 1_000  # lookups per statement
+_ERRORS = (KeyError, TypeError, ValueError, AttributeError, OverflowError, DecryptionFailed)
+
+# How the service reads a node of each label (labels without one hold only plain values).
+READERS: dict[str, Callable[[Row], Any]] = {
+    "Session": SessionState.from_row,
+    "Entity": Entity.from_row,
+    "Episode": episodes.Episode.from_row,
+    "Fact": Fact.from_row,
+    "Summary": summaries.Summary.from_row,
+    "Conflict": lambda row: Conflict.from_row(row, []),
+    "PredicatePolicy": policies.from_row,
+    "RetentionPolicy": retention.Policy.from_row,
+    "PruningPolicy": pruning.Policy.from_row,
+    "PipelineSwitches": Switches.from_row,
+    "AuditEvent": AuditEvent.from_row,
+}
+
+
+def _predicate_policy(policy: policies.Policy) -> None:
+    if normalise_predicate(policy.predicate) != policy.predicate:
+        raise InvalidInput("predicate is not in its normal form", field="predicate")
+    relationship_type(policy.predicate)
+
+
+# The API's rules for what it writes, per label, on what the reader made.
+RULES: dict[str, Callable[[Any], None]] = {
+    "Fact": lambda fact: check_confidence(fact.confidence),
+    "Summary": lambda summary: summaries.check(summary.text, summary.level, summary.scope),
+    "PredicatePolicy": _predicate_policy,
+    "RetentionPolicy": retention.check,
+    "PruningPolicy": pruning.check,
+}
+
+
+class FileCheck:
+    """The first pass over one file's lines (after the header), into ``target``."""
+
+    def __init__(self, db: Database, source: Namespace, target: Namespace,
+                 remaps: Callable[[str, str | None], str | None],
+                 max_chars: int = episodes.MAX_CONTENT_CHARS) -> None:
+        self.db, self.source, self.target = db, source, target
+        self.key_in_target = remaps  # (label, key in the file) -> key in the target
+        self.max_chars = max_chars
+        self.counts = [0, 0]  # nodes, relationships
+        self.digest = Digest()
+        self.ended: EndRecord | None = None
+        self._nodes: set[int] = set()
+        self._absent: list[Row] = []  # endpoints not in the file: in the namespace?
+        self._unique: list[Row] = []  # service-wide ids: another namespace's?
+
+    async def line(self, text: str, number: int) -> None:
+        raw = load(text, number)
+        found = record(raw, number)
+        if self.ended is not None:
+            raise InvalidInput(f"line {number}: a record after the end record", line=number)
+        if isinstance(found, EndRecord):
+            self.ended = found
+            return
+        self.digest.add(raw)
+        if isinstance(found, NodeRecord):
+            self.counts[0] += 1
+            self._node(found, number)
+        else:
+            self.counts[1] += 1
+            self._rel(found, number)
+        if len(self._absent) >= BATCH or len(self._unique) >= BATCH:
+            await self._look_up()
+
+    async def finish(self) -> None:
+        """After the last line: what only the whole file (and the namespace) can show."""
+        await self._look_up()
+        _check_end(self.ended, self.counts, self.digest)
+
+    def _node(self, node: NodeRecord, number: int) -> None:
+        key = self.key_in_target(node.label, node.key)
+        self._nodes.add(_hashed(node.label, key))
+        if node.label in GLOBAL_IDS and key is not None:
+            self._unique.append({"line": number, "label": node.label, "key": key})
+        try:
+            self._typed(node, key, number)
+        except InvalidInput as exc:
+            raise InvalidInput(f"line {number}: {node.label} {exc.message}", line=number,
+                               **{k: v for k, v in exc.details.items() if k != "line"}) \
+                from None
+        except _ERRORS as exc:
+            raise InvalidInput(f"line {number}: not a valid {node.label} "
+                               f"({_said(exc)})", line=number) from None
+
+    def _typed(self, node: NodeRecord, key: str | None, number: int) -> None:
+        if node.label == "Episode":
+            self._episode(node.props)
+        reader = READERS.get(node.label)
+        if reader is None:
+            return
+        identity = LABELS[node.label]
+        value = reader({**node.props, "ns": self.target,
+                        **({identity: key} if identity else {})})
+        _conforms(value)
+        if node.label == "Episode":
+            episodes.validate(value.as_new(), self.max_chars)
+        elif node.label in RULES:
+            RULES[node.label](value)
+        if node.label == "RetentionPolicy" and value.key != key:
+            raise InvalidInput(f"key must be {value.key!r}, its kind and sensitivity")
+
+    def _episode(self, props: Row) -> None:
+        sealed = [name for name in SEALED
+                  if str(props.get(name, "")).startswith(encryption.PREFIX)]
+        if sealed and self.source != self.target:
+            raise InvalidInput(
+                f"{sealed[0]} is encrypted and bound to namespace {self.source!r}: import "
+                "into it, or export with --decrypt")
+
+    def _rel(self, rel: RelRecord, number: int) -> None:
+        for label, key in (rel.start, rel.end):
+            mapped = self.key_in_target(label, key)
+            if _hashed(label, mapped) not in self._nodes:
+                self._absent.append({"line": number, "label": label, "key": mapped,
+                                     "type": rel.type})
+
+    async def _look_up(self) -> None:
+        if self._unique:
+            rows = await self.db.read("portability/held_elsewhere", ns=self.target,
+                                      nodes=self._unique)
+            if held := sorted(rows[0]["lines"]):
+                raise InvalidInput(
+                    f"line {held[0]}: a node there has an id another namespace holds; import "
+                    "into the namespace it was exported from, or into a new one (--into)",
+                    line=held[0])
+            self._unique = []
+        if self._absent:
+            rows = await self.db.read("portability/present", ns=self.target, ends=self._absent)
+            present = set(rows[0]["lines"])
+            missing = [end for end in self._absent if end["line"] not in present]
+            if missing:
+                end = min(missing, key=lambda row: row["line"])
+                raise InvalidInput(
+                    f"line {end['line']}: {end['type']} joins a node that is neither in the "
+                    f"file before it nor in the namespace ({end['label']} {end['key']})",
+                    line=end["line"])
+            self._absent = []
+
+
+def _check_end(ended: EndRecord | None, counts: list[int], digest: Digest) -> None:
+    if ended is None:
+        raise InvalidInput("the file ends without its end record: it was cut short (nothing "
+                           "was imported)")
+    if (ended.nodes, ended.relationships) != tuple(counts):
+        raise InvalidInput(f"the end record counts {ended.nodes} nodes and "
+                           f"{ended.relationships} relationships, the file holds {counts[0]} "
+                           f"and {counts[1]}: it was altered (nothing was imported)")
+    if ended.digest is not None and ended.digest != digest.value:
+        raise InvalidInput("the end record's digest is not the file's: a line was altered "
+                           "(nothing was imported)")
+
+
+def _hashed(label: str, key: str | None) -> int:
+    text = f"{label}\0{key}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest())
+
+
+def _said(exc: BaseException) -> str:
+    """An error's own words, short (a reader's error names a field or a value, not content)."""
+    text = f"{type(exc).__name__}: {exc}" if not isinstance(exc, KeyError) \
+        else f"{exc.args[0]!s} is missing"
+    return text[:200]
+
+
+def _conforms(value: Any) -> None:
+    """Every field of what a reader made has the type its class declares (a reader passes
+    most values through as stored)."""
+    if not is_dataclass(value):
+        return
+    hints = get_type_hints(type(value))
+    for field in fields(value):
+        if not _is(getattr(value, field.name), hints.get(field.name, Any)):
+            raise InvalidInput(f"{field.name} is not a {_named(hints[field.name])}")
+
+
+def _is(value: Any, hint: Any) -> bool:
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any:
+        return True
+    if origin in (Union, UnionType):
+        return any(_is(value, arg) for arg in args)
+    if hint is type(None):
+        return value is None
+    if origin in (list, tuple):
+        items = args[:1] if origin is list or args[-1:] == (Ellipsis,) else args
+        return isinstance(value, origin) and all(_is(item, items[0] if len(items) == 1
+                                                     else Any) for item in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is datetime:
+        return isinstance(value, datetime) and value.tzinfo is not None
+    return not isinstance(hint, type) or isinstance(value, hint)
+
+
+def _named(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
