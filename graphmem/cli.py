@@ -203,6 +203,7 @@ def export_namespace(
         "only into the same namespace under the same keys).")),
 ) -> None:
     """Write a namespace's whole memory as JSON Lines (docs/export-format.md)."""
+    from graphmem.archive import stores as archive_stores
     from graphmem.core.namespaces import parse_namespace
     from graphmem.portability.exporting import export
     from graphmem.portability.format import line
@@ -211,6 +212,7 @@ def export_namespace(
     settings = get_settings()
     encryption.install_from(settings)
     namespace_keys.install()
+    archive_stores.install_from(settings)  # archived content goes into the file
     ns = parse_namespace(namespace)
 
     async def work(db: Database) -> int:

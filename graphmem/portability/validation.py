@@ -18,6 +18,7 @@ from datetime import datetime
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from graphmem.archive.tiering import owned
 from graphmem.core.errors import DecryptionFailed, InvalidInput
 from graphmem.core.identifiers import normalise_predicate, relationship_type
 from graphmem.core.namespaces import Namespace
@@ -159,6 +160,12 @@ class FileCheck:
             raise InvalidInput(
                 f"{sealed[0]} is encrypted and bound to namespace {self.source!r}: import "
                 "into it, or export with --decrypt")
+        key = props.get("archive_key")
+        if key is not None and not owned(self.target, [key]):
+            # An older export's pointer into the source's archive: erasing the copy would
+            # have deleted the source's content.
+            raise InvalidInput("is archived in another namespace's archive: export it again "
+                               "(an export now carries archived content)")
 
     def _rel(self, rel: RelRecord, number: int) -> None:
         for label, key in (rel.start, rel.end):
