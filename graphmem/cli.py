@@ -290,8 +290,10 @@ def import_file(
             result = await import_lines(db, lines, into, progress=bar.update,
                                         max_chars=settings.max_episode_chars)
         resumed = f", resumed after line {result.resumed_after}" if result.resumed_after else ""
+        forgotten = f"; {result.forgotten} fact(s) the namespace has forgotten were left " \
+            "forgotten" if result.forgotten else ""
         return (f"imported {result.nodes} nodes and {result.relationships} relationships into "
-                f"{result.namespace}{resumed}")
+                f"{result.namespace}{resumed}{forgotten}")
 
     ensure_neo4j(settings)
     typer.echo(with_database(work), err=True)

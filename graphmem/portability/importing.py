@@ -8,7 +8,8 @@ of its last line, so an import interrupted then (a lost connection) resumes afte
 chunk. Nodes are found by their identity or made, so importing a file twice gives the same
 graph. Into another namespace, service-wide ids are remapped (derived from the old id and
 the target, so a second run finds what the first made). Lines are read twice rather than
-held: memory stays bounded by a chunk (and a small hash per node in the first pass).
+held: memory stays bounded by a chunk (and a small hash per node in the first pass). A fact
+the namespace holds forgotten stays as it is, with its edge and links (``validation``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database, Row, Tx
 from graphmem.episodes.store import MAX_CONTENT_CHARS, Episode, earliest_per_session
+from graphmem.facts.store import identity
 from graphmem.portability.format import (
     EMBEDDED,
     GLOBAL_IDS,
@@ -50,6 +52,7 @@ class ImportResult:
     nodes: int = 0
     relationships: int = 0
     resumed_after: int = 0  # lines a previous, interrupted run had committed
+    forgotten: int = 0  # facts of the file the namespace holds forgotten: left as they are
 
 
 @dataclass
@@ -75,9 +78,10 @@ async def import_lines(db: Database, lines: Lines, into: str | None = None,
         if line.strip():
             await check.line(line, number)
     await check.finish()
+    run.barred.update(check.barred)
 
     await namespace_keys.prepare(db, target, create=True)  # sealing below needs its key
-    result = ImportResult(target)
+    result = ImportResult(target, forgotten=len(run.barred))
     done = result.resumed_after = await _committed_line(db, run.checkpoint)
     pending = _Chunk(done + 1)
     for number, line in _opened(lines)[1]:
@@ -86,6 +90,8 @@ async def import_lines(db: Database, lines: Lines, into: str | None = None,
         record = parse(line, number)
         if isinstance(record, EndRecord):
             break
+        if run.leaves(record):
+            continue
         run.add(pending, record, number)
         if len(pending.nodes) + len(pending.rels) >= chunk:
             await _commit(db, run, pending, result, progress)
@@ -112,10 +118,24 @@ class _Run:
     target: Namespace
     decrypted: bool
     checkpoint: str
+    barred: set[str] = field(default_factory=set)  # forgotten facts (target keys): left alone
 
     @property
     def remaps(self) -> bool:
         return self.source != self.target
+
+    def leaves(self, record: NodeRecord | RelRecord) -> bool:
+        """Whether the record is of a fact the namespace holds forgotten: its node, its edge
+        (``fact_id``) or a link of its statement node."""
+        if not self.barred:
+            return False
+        if isinstance(record, NodeRecord):
+            return record.label == "Fact" and self.key_of("Fact", record.key) in self.barred
+        fact_ids = [self.key_of(label, key) for label, key in (record.start, record.end)
+                    if label == "Fact"]
+        if isinstance(record.props.get("fact_id"), str):
+            fact_ids.append(self.key_of("Fact", record.props["fact_id"]))
+        return any(fact_id in self.barred for fact_id in fact_ids)
 
     def add(self, chunk: _Chunk, record: NodeRecord | RelRecord, number: int) -> None:
         chunk.last_line = number
@@ -181,6 +201,8 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
             made = await tx.run("portability/merge_relationships", ns=run.target,
                                 rels=chunk.rels)
             _check_relationships(chunk.rels, {row["line"] for row in made})
+            if run.remaps:
+                await _identities_again(tx, run.target, chunk.rels)
         await tx.run("portability/checkpoint", id=run.checkpoint, line=chunk.last_line)
 
     try:
@@ -194,6 +216,19 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
     result.relationships += len(chunk.rels)
     if progress is not None:
         progress(chunk.last_line - chunk.first_line + 1)
+
+
+async def _identities_again(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
+    """The statement identity of each fact whose ends this chunk joined, made from its ends
+    in ``ns`` (the file's was made from the source's ids)."""
+    ids = sorted({rel["from_key"] for rel in rels
+                  if rel["from_label"] == "Fact" and rel["type"] in ("SUBJECT", "OBJECT")})
+    if not ids:
+        return
+    ends = await tx.run("portability/fact_ends", ns=ns, ids=ids)
+    await tx.run("portability/set_identities", ns=ns, rows=[
+        {"id": row["id"], "identity": identity(row["subject_id"], row["predicate"],
+                                               row["object_id"])} for row in ends])
 
 
 def _check_relationships(rels: list[Row], made: set[int]) -> None:

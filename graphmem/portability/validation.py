@@ -7,6 +7,11 @@ policies' ``check``…), so nothing is imported that the API would refuse or tha
 fail on. Relationships must join nodes the file names before them or the namespace holds;
 no id may be another namespace's; the end record's counts and digest (when it has one) must
 be the file's. Held meanwhile: one 64-bit hash per node of the file.
+
+It also finds the facts the import must leave alone (``barred``): those the namespace holds
+forgotten (a user's ``forgetFact``), unless the file has them forgotten too. Like an
+assertion from any source but the user (outcome ``FORGOTTEN``), an import never brings a
+forgotten statement back, nor its edge: the two stay as forgetting left them.
 """
 
 from __future__ import annotations
@@ -97,6 +102,8 @@ class FileCheck:
         self._nodes: set[int] = set()
         self._absent: list[Row] = []  # endpoints not in the file: in the namespace?
         self._unique: list[Row] = []  # service-wide ids: another namespace's?
+        self._facts: list[Row] = []  # facts not forgotten in the file: in the namespace?
+        self.barred: set[str] = set()  # facts the namespace holds forgotten: left alone
 
     async def line(self, text: str, number: int) -> None:
         raw = load(text, number)
@@ -113,7 +120,7 @@ class FileCheck:
         else:
             self.counts[1] += 1
             self._rel(found, number)
-        if len(self._absent) >= BATCH or len(self._unique) >= BATCH:
+        if max(len(self._absent), len(self._unique), len(self._facts)) >= BATCH:
             await self._look_up()
 
     async def finish(self) -> None:
@@ -126,6 +133,8 @@ class FileCheck:
         self._nodes.add(_hashed(node.label, key))
         if node.label in GLOBAL_IDS and key is not None:
             self._unique.append({"line": number, "label": node.label, "key": key})
+        if node.label == "Fact" and "forgotten_at" not in node.props:
+            self._facts.append({"key": key, "identity": node.props.get("identity")})
         try:
             self._typed(node, key, number)
         except InvalidInput as exc:
@@ -175,6 +184,11 @@ class FileCheck:
                                      "type": rel.type})
 
     async def _look_up(self) -> None:
+        if self._facts:
+            rows = await self.db.read("portability/forgotten", ns=self.target,
+                                      facts=self._facts)
+            self.barred.update(rows[0]["keys"])
+            self._facts = []
         if self._unique:
             rows = await self.db.read("portability/held_elsewhere", ns=self.target,
                                       nodes=self._unique)

@@ -21,6 +21,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.facts import store as facts
 from graphmem.facts.model import Fact
+from graphmem.facts.store import identity
 from graphmem.portability.format import GLOBAL_IDS, REFERENCES, Digest, remapped
 from graphmem.portability.importing import import_lines
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
@@ -55,14 +56,22 @@ def as_in(records: list[dict[str, Any]], into: str) -> list[str]:
         names = REFERENCES.get(kind, frozenset()) | REFERENCES["*"]
         return {k: remapped(v, into) if k in names else v for k, v in props.items()}
 
+    ends: dict[str, dict[str, str]] = {}  # a fact's SUBJECT and OBJECT ids, remapped
+    for record in records:
+        if record.get("rel") in ("SUBJECT", "OBJECT") and record["from"][0] == "Fact":
+            ends.setdefault(record["from"][1], {})[record["rel"]] = node_id(*record["to"])
     out = []
     digest = Digest()
     for record in records[1:]:
         if "end" in record:  # its digest is the remapped records'
             record = {"end": {**record["end"], "digest": digest.value}}
         elif "node" in record:
+            fact_ends = ends.get(record["key"]) if record["node"] == "Fact" else None
             record = {**record, "key": node_id(record["node"], record["key"]),
                       "props": refs(record["node"], record["props"])}
+            if fact_ends:  # its statement identity, made again from its ends in the target
+                record["props"]["identity"] = identity(
+                    fact_ends["SUBJECT"], record["props"]["predicate"], fact_ends["OBJECT"])
         elif "rel" in record:
             record = {**record, "from": [record["from"][0], node_id(*record["from"])],
                       "to": [record["to"][0], node_id(*record["to"])],
