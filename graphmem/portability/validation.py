@@ -73,17 +73,23 @@ READERS: dict[str, Callable[[Row], Any]] = {
 }
 
 
-def _predicate_policy(policy: policies.Policy) -> None:
-    if normalise_predicate(policy.predicate) != policy.predicate:
+def _predicate(predicate: str) -> None:
+    """A predicate as the API stores it: normalised, and a valid relationship type."""
+    if normalise_predicate(predicate) != predicate:
         raise InvalidInput("predicate is not in its normal form", field="predicate")
-    relationship_type(policy.predicate)
+    relationship_type(predicate)
+
+
+def _fact(fact: Fact) -> None:
+    check_confidence(fact.confidence)
+    _predicate(fact.predicate)
 
 
 # The API's rules for what it writes, per label, on what the reader made.
 RULES: dict[str, Callable[[Any], None]] = {
-    "Fact": lambda fact: check_confidence(fact.confidence),
+    "Fact": _fact,
     "Summary": lambda summary: summaries.check(summary.text, summary.level, summary.scope),
-    "PredicatePolicy": _predicate_policy,
+    "PredicatePolicy": lambda policy: _predicate(policy.predicate),
     "RetentionPolicy": retention.check,
     "PruningPolicy": pruning.check,
 }

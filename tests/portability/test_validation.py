@@ -81,6 +81,8 @@ GARBAGE: list[tuple[str, str, Change, str]] = [
     ("Fact", "an unknown status", _set("status", "evil"), "'evil' is not a valid FactStatus"),
     ("Fact", "confidence 9", _set("confidence", 9), "confidence must be between 0 and 1"),
     ("Fact", "a string confidence", _set("confidence", "high"), "confidence is not a float"),
+    ("Fact", "a predicate not as stored", _set("predicate", "Likes Very Much"),
+     "predicate is not in its normal form"),
     ("RetentionPolicy", "action evil", _set("action", "evil"), "'evil' is not a valid Action"),
     ("RetentionPolicy", "a max age of 1e12 s", _set("max_age_s", 1e12), "maxAgeDays"),
 ]
