@@ -15,7 +15,7 @@ from typing import TypeVar
 import typer
 
 from graphmem.core.config import Settings, create_private_file, get_settings
-from graphmem.core.errors import GraphmemError
+from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
@@ -277,7 +277,11 @@ def import_file(
         if not path.is_file():
             raise typer.BadParameter(f"no file {source}")
         if kind == "mem0" and into is not None:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except ValueError as exc:  # not UTF-8, or not JSON
+                raise InvalidInput(f"{source} is not a JSON file ({type(exc).__name__})") \
+                    from None
             converted = [json.dumps(r) for r in mem0.records(data, parse_namespace(into), user)]
 
     async def work(db: Database) -> str:
@@ -301,12 +305,13 @@ def import_file(
 
 def _read_lines(path: Path) -> Iterator[str]:
     """A file's lines, from the start each time (an import reads them twice)."""
-    with path.open(encoding="utf-8") as lines:
+    # Bytes that are not UTF-8 become lone surrogates, which the import refuses at their line.
+    with path.open(encoding="utf-8", errors="surrogateescape") as lines:
         yield from lines
 
 
 def _count_lines(path: Path) -> int:
-    with path.open(encoding="utf-8") as counting:
+    with path.open(encoding="utf-8", errors="surrogateescape") as counting:
         return sum(1 for _ in counting)
 
 

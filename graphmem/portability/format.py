@@ -232,7 +232,7 @@ def record(raw: dict[str, Any], number: int) -> Record:
             return EndRecord(int(end["nodes"]), int(end["relationships"]), digest)
     except InvalidInput as exc:
         raise InvalidInput(exc.message, line=number) from None
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         pass
     raise InvalidInput(f"{where}: expected a node, rel or end record", line=number)
 

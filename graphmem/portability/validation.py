@@ -121,7 +121,11 @@ class FileCheck:
         if isinstance(found, EndRecord):
             self.ended = found
             return
-        self.digest.add(raw)
+        try:
+            self.digest.add(raw)
+        except UnicodeEncodeError:  # "\ud800" in the JSON, or bytes that were not UTF-8
+            raise InvalidInput(f"line {number}: a string there is not text (a lone surrogate, "
+                               "or bytes that are not UTF-8)", line=number) from None
         if isinstance(found, NodeRecord):
             self.counts[0] += 1
             self._node(found, number)

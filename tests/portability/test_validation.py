@@ -138,6 +138,27 @@ async def test_an_altered_end_record_or_line_writes_nothing(
 
 
 @pytest.mark.hostile("import")
+@pytest.mark.parametrize(("line", "says"), [
+    ('{"end": {"nodes": 1e400, "relationships": 0}}', "expected a node, rel or end record"),
+    ('{"node": "Actor", "key": "\\ud800", "props": {}}', "is not text"),
+    ('{"node": "Actor", "key": "a", "props": {"at": {"$datetime": 5}}}', "ISO 8601 instant"),
+    ('{"node": "Session", "key": "s", "props": {"ephemeral_ttl_s": "x"}}',
+     "not a valid Session"),
+    ('{"node": "Actor", "key": "a", "props": ' + '{"a":' * 50_000 + "1" + "}" * 50_001,
+     "nested too deeply"),
+], ids=["infinite count", "lone surrogate", "instant not a string", "ttl not a number",
+        "deep nesting"])
+async def test_malformed_lines_are_named_not_tracebacks(
+        db: Database, gql: GraphQLClient, ns: str, other: str, line: str, says: str) -> None:
+    records = await a_memory(gql, db, ns)
+    file = lines(records)
+    with pytest.raises(InvalidInput) as refused:
+        await import_lines(db, [*file[:3], line, *file[3:]], into=other)
+    assert refused.value.details["line"] == 4 and says in refused.value.message
+    assert await namespace_contents(db, other) == []
+
+
+@pytest.mark.hostile("import")
 async def test_an_id_another_namespace_holds_writes_nothing(
         db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
     """A file claiming to be ``other``'s, with the source's own ids: refused up front (the
@@ -165,6 +186,14 @@ async def test_the_command_line_refuses_a_bad_file_with_its_line_and_writes_noth
     done = graphmem("import", str(deep), "--into", other)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "graphmem: line 2: nested too deeply" in done.stderr, done.stderr
+    broken = tmp_path / "broken.jsonl"  # bytes that are not UTF-8 on line 3
+    broken.write_bytes(("\n".join(lines(records)[:2]) + "\n").encode()
+                       + b'{"node": "Actor", "key": "\xff"}\n')
+    done = graphmem("import", str(broken), "--into", other)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "graphmem: line 3: a string there is not text" in done.stderr, done.stderr
+    done = graphmem("import", str(broken), "--from", "mem0", "--into", other)
+    assert done.returncode == 1 and "is not a JSON file" in done.stderr, done.stderr
     assert await namespace_contents(db, other) == []
     path.write_text("\n".join(lines(records)) + "\n")  # the file as exported, read twice
     done = graphmem("import", str(path), "--into", other)
