@@ -9,7 +9,8 @@ chunk. Nodes are found by their identity or made, so importing a file twice give
 graph. Into another namespace, service-wide ids are remapped (derived from the old id and
 the target, so a second run finds what the first made). Lines are read twice rather than
 held: memory stays bounded by a chunk (and a small hash per node in the first pass). A fact
-the namespace holds forgotten stays as it is, with its edge and links (``validation``).
+the namespace holds forgotten stays as it is, with its edge and links (``validation``), and
+every predicate edge takes its status and confidence from its statement node.
 """
 
 from __future__ import annotations
@@ -203,6 +204,11 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
             _check_relationships(chunk.rels, {row["line"] for row in made})
             if run.remaps:
                 await _identities_again(tx, run.target, chunk.rels)
+        facts = sorted({n["key"] for n in chunk.nodes if n["label"] == "Fact"}
+                       | {r["props"]["fact_id"] for r in chunk.rels
+                          if isinstance(r["props"].get("fact_id"), str)})
+        if facts:  # whichever came first in the file, node or edge
+            await tx.run("portability/align_edges", ns=run.target, ids=facts)
         await tx.run("portability/checkpoint", id=run.checkpoint, line=chunk.last_line)
 
     try:

@@ -16,7 +16,7 @@ from graphmem.portability.importing import import_lines
 from tests.portability.files import exported, lines
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, fact, said
-from tests.support.graph import delete_namespace
+from tests.support.graph import delete_namespace, edges_and_statements
 
 FORGET = """mutation($ns: String!, $id: ID!) { forgetFact(namespace: $ns, factId: $id,
   reason: "I never liked herons") { id status forgottenAt } }"""
@@ -106,3 +106,23 @@ async def test_a_file_that_has_it_forgotten_imports_it_forgotten(
     assert history[copy]["status"] == "RETRACTED" and history[copy]["forgottenAt"]
     assert await _edges(db, other, copy) == [("retracted", "retracted")]
     assert (await import_lines(db, file, into=other)).forgotten == 0  # and again: the same
+
+
+@pytest.mark.hostile("import")
+async def test_an_edge_cannot_disagree_with_its_statement_node(
+        db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
+    """A file whose predicate edge says ACTIVE for a retracted, forgotten fact: the edge takes
+    the statement node's belief, so traverse and facts agree."""
+    await gql.ok(RECORD, ns=ns, eps=[said("h1", "2026-05-01T10:00:00Z", "I like herons")])
+    [made] = (await gql.ok(ASSERT, ns=ns, facts=[
+        fact("user", "likes", "herons", evidence=["h1"])]))["assertFacts"]
+    await gql.ok(FORGET, ns=ns, id=made["fact"]["id"])
+    records = await exported(db, ns)
+    for record in records:
+        if record.get("rel") == "LIKES":
+            record["props"] |= {"status": "active", "confidence": 0.25}
+    records[-1]["end"].pop("digest")  # as an older graphmem wrote it: counts only
+    await import_lines(db, lines(records), into=other)
+    edges, statements = await edges_and_statements(db, other)
+    assert edges == statements and [e["status"] for e in edges] == ["retracted"]
+    assert (await gql.ok(TRAVERSE, ns=other))["traverse"]["edges"] == []
