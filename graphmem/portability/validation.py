@@ -148,7 +148,7 @@ class FileCheck:
         if node.label == "Fact" and "forgotten_at" not in node.props:
             self._facts.append({"key": key, "identity": node.props.get("identity")})
         try:
-            self._typed(node, key, number)
+            self._typed(node, key)
         except InvalidInput as exc:
             raise InvalidInput(f"line {number}: {node.label} {exc.message}", line=number,
                                **{k: v for k, v in exc.details.items() if k != "line"}) \
@@ -157,7 +157,7 @@ class FileCheck:
             raise InvalidInput(f"line {number}: not a valid {node.label} "
                                f"({_said(exc)})", line=number) from None
 
-    def _typed(self, node: NodeRecord, key: str | None, number: int) -> None:
+    def _typed(self, node: NodeRecord, key: str | None) -> None:
         if node.label == "Episode":
             self._episode(node.props)
         reader = READERS.get(node.label)
