@@ -7,14 +7,15 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 import typer
 
 from graphmem.core.config import Settings, create_private_file, get_settings
-from graphmem.core.errors import GraphmemError
+from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
@@ -202,6 +203,7 @@ def export_namespace(
         "only into the same namespace under the same keys).")),
 ) -> None:
     """Write a namespace's whole memory as JSON Lines (docs/export-format.md)."""
+    from graphmem.archive import stores as archive_stores
     from graphmem.core.namespaces import parse_namespace
     from graphmem.portability.exporting import export
     from graphmem.portability.format import line
@@ -210,6 +212,7 @@ def export_namespace(
     settings = get_settings()
     encryption.install_from(settings)
     namespace_keys.install()
+    archive_stores.install_from(settings)  # archived content goes into the file
     ns = parse_namespace(namespace)
 
     async def work(db: Database) -> int:
@@ -274,28 +277,41 @@ def import_file(
         if not path.is_file():
             raise typer.BadParameter(f"no file {source}")
         if kind == "mem0" and into is not None:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except ValueError as exc:  # not UTF-8, or not JSON
+                raise InvalidInput(f"{source} is not a JSON file ({type(exc).__name__})") \
+                    from None
             converted = [json.dumps(r) for r in mem0.records(data, parse_namespace(into), user)]
 
     async def work(db: Database) -> str:
         await migrations.apply(db)
         with contextlib.ExitStack() as stack:
-            lines = converted if converted is not None else \
-                stack.enter_context(Path(source).open(encoding="utf-8"))
+            lines = converted if converted is not None else partial(_read_lines, Path(source))
             total = len(converted) if converted is not None else _count_lines(Path(source))
             bar = stack.enter_context(typer.progressbar(length=total, label="importing",
                                                         file=sys.stderr))
-            result = await import_lines(db, lines, into, progress=bar.update)
+            result = await import_lines(db, lines, into, progress=bar.update,
+                                        max_chars=settings.max_episode_chars)
         resumed = f", resumed after line {result.resumed_after}" if result.resumed_after else ""
+        forgotten = f"; {result.forgotten} fact(s) the namespace has forgotten were left " \
+            "forgotten" if result.forgotten else ""
         return (f"imported {result.nodes} nodes and {result.relationships} relationships into "
-                f"{result.namespace}{resumed}")
+                f"{result.namespace}{resumed}{forgotten}")
 
     ensure_neo4j(settings)
     typer.echo(with_database(work), err=True)
 
 
+def _read_lines(path: Path) -> Iterator[str]:
+    """A file's lines, from the start each time (an import reads them twice)."""
+    # Bytes that are not UTF-8 become lone surrogates, which the import refuses at their line.
+    with path.open(encoding="utf-8", errors="surrogateescape") as lines:
+        yield from lines
+
+
 def _count_lines(path: Path) -> int:
-    with path.open(encoding="utf-8") as counting:
+    with path.open(encoding="utf-8", errors="surrogateescape") as counting:
         return sum(1 for _ in counting)
 
 

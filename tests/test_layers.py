@@ -5,8 +5,9 @@
     console                  the console and GraphiQL pages (clients of the GraphQL API)
     api                      GraphQL types and resolvers, a thin layer over the domain
     pipelines                extraction and summarising jobs, run by workers
+    portability              export and import of a namespace (it carries every record kind
+                             below, and reads each as its own package does)
     governance               erasure, retention, the audit trail, statistics
-    portability              export and import of a namespace
     retrieval                search, recall, embeddings, time expressions, the fact cache
     facts                    statements, provenance, conflicts and their resolution, entities
     archive                  tiered storage: old episodes' content in an archive store
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import graphmem
 
-LAYERS = ["__main__", "cli", "app", "console", "api", "pipelines", "governance", "portability",
+LAYERS = ["__main__", "cli", "app", "console", "api", "pipelines", "portability", "governance",
           "retrieval", "facts", "archive", "episodes", "summaries", "jobs", "events", "security",
           "db", "local_neo4j", "observability", "core"]
 PACKAGE = Path(graphmem.__file__).resolve().parent

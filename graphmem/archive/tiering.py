@@ -7,7 +7,9 @@ Its content, metadata and the neighbouring turns' copies kept for search move to
 store as one compressed, content-addressed object (as stored: sealed when encryption is on),
 written durably before the graph lets go of them. ``rehydrate`` brings them back, checked
 against the object's address and the episode's content hash, then deletes the object.
-Erasure deletes the objects of the episodes it erases (``governance/erasure``).
+Erasure deletes the objects of the episodes it erases (``governance/erasure``). A namespace
+only ever deletes objects under its own prefix: an episode pointing at another namespace's
+object (an old import) never costs that namespace its content.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import re
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -96,7 +99,8 @@ async def rehydrate(db: Database, store: ArchiveStore, ns: Namespace,
 
 async def forget_objects(db: Database, store: ArchiveStore, ns: Namespace,
                          keys: list[str]) -> None:
-    """Delete objects no episode of the namespace points to any more."""
+    """Delete objects of the namespace no episode of it points to any more."""
+    keys = owned(ns, keys)
     if not keys:
         return
     used = set((await db.read("archive/still_used", ns=ns, keys=keys))[0]["used"])
@@ -105,6 +109,20 @@ async def forget_objects(db: Database, store: ArchiveStore, ns: Namespace,
 
 async def objects_of(store: ArchiveStore, ns: Namespace) -> list[str]:
     return await store.keys(namespace_prefix(ns))
+
+
+def owned(ns: Namespace, keys: list[str]) -> list[str]:
+    """The keys of the namespace's own objects (``key_for``'s shape under its prefix, so no
+    ``..`` climbs out of it): the only objects it may delete."""
+    shape = re.compile(re.escape(namespace_prefix(ns)) + r"/[0-9a-f]{2}/[0-9a-f]{64}")
+    return [key for key in keys if isinstance(key, str) and shape.fullmatch(key)]
+
+
+async def read_back(store: ArchiveStore, ns: Namespace, episode: Row) -> Row:
+    """An archived episode's moved properties (content, metadata…, as stored), read from its
+    object and checked as ``rehydrate`` checks them; the graph is not changed (an export)."""
+    key = episode["archive_key"]
+    return _unpacked(ns, {"episode": episode, "key": key}, await store.get(key))
 
 
 def _packed(ns: Namespace, row: Row) -> bytes:

@@ -55,7 +55,7 @@ def default_for(predicate: str) -> Policy:
 async def for_predicates(tx: Tx, ns: Namespace, predicates: list[str]) -> dict[str, Policy]:
     """The policy in force for each predicate (namespace override, else default)."""
     rows = await tx.run("policies/for_predicates", ns=ns, predicates=sorted(set(predicates)))
-    found = {row["policy"]["predicate"]: _from_row(row["policy"]) for row in rows}
+    found = {row["policy"]["predicate"]: from_row(row["policy"]) for row in rows}
     return {p: found.get(p) or default_for(p) for p in predicates}
 
 
@@ -68,18 +68,18 @@ async def set_policy(db: Database, ns: Namespace, predicate: str, cardinality: C
     rows = await db.write("policies/set", ns=ns, predicate=predicate,
                           cardinality=cardinality.value, strategy=strategy.value,
                           actor=actor, now=datetime.now(UTC))
-    return _from_row(rows[0]["policy"])
+    return from_row(rows[0]["policy"])
 
 
 async def list_policies(db: Database, ns: Namespace) -> list[Policy]:
     """The defaults merged with this namespace's overrides, by predicate."""
     rows = await db.read("policies/list", ns=ns)
-    overrides = {row["policy"]["predicate"]: _from_row(row["policy"]) for row in rows}
+    overrides = {row["policy"]["predicate"]: from_row(row["policy"]) for row in rows}
     merged = DEFAULTS | overrides
     return [merged[p] for p in sorted(merged)]
 
 
-def _from_row(row: Row) -> Policy:
+def from_row(row: Row) -> Policy:
     return Policy(predicate=str(row["predicate"]), cardinality=Cardinality(row["cardinality"]),
                   strategy=Strategy(row["strategy"]), is_default=False,
                   updated_at=maybe_datetime(row.get("updated_at")),

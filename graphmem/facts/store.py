@@ -138,8 +138,7 @@ def _prepare(new: NewFact, index: int, clean: Callable[[str, str], str]) -> _Pre
         literal = new.value.typed() if new.value is not None else None
         object_name = clean(new.object, "object") if new.object is not None \
             else str(literal[2] if literal else "")
-        if not 0.0 <= new.confidence <= 1.0:
-            raise InvalidInput("confidence must be between 0 and 1", field="confidence")
+        check_confidence(new.confidence)
         for name, moment in (("validFrom", new.valid_from), ("validTo", new.valid_to)):
             if moment is not None:
                 require_aware(moment, name)
@@ -160,6 +159,12 @@ async def assert_facts(db: Database, ns: Namespace, batch: list[NewFact],
     """Assert a batch in one transaction; bad input anywhere writes nothing."""
     prepared = _prepare_all(batch)
     return await db.transaction(lambda tx: _assert(tx, ns, prepared, asserted_by))
+
+
+def check_confidence(confidence: float) -> None:
+    """A fact's confidence, asserted or imported."""
+    if not 0.0 <= confidence <= 1.0:
+        raise InvalidInput("confidence must be between 0 and 1", field="confidence")
 
 
 def check(new: NewFact) -> None:

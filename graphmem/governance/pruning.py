@@ -58,12 +58,17 @@ class Pruned:
     fact_ids: list[str] = field(default_factory=list)
 
 
-async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | None) -> Policy:
+def check(policy: Policy) -> None:
+    """The rules a policy meets, whether set through the API or imported."""
     if not 0.0 < policy.min_confidence <= 1.0:
         raise InvalidInput("minConfidence must be above 0 and at most 1", field="minConfidence")
     if not timedelta(0) < policy.unused_for <= timedelta(days=MAX_DAYS):
         raise InvalidInput(f"unusedForDays must be above 0 and at most {MAX_DAYS}",
                            field="unusedForDays")
+
+
+async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | None) -> Policy:
+    check(policy)
     rows = await db.write("pruning/set", ns=ns, now=to_native(datetime.now(UTC)), actor=actor,
                           min_confidence=policy.min_confidence,
                           unused_for_s=policy.unused_for.total_seconds())

@@ -82,10 +82,15 @@ class Applied:
     receipts: list[str] = field(default_factory=list)
 
 
-async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | None) -> Policy:
+def check(policy: Policy) -> None:
+    """The rules a policy meets, whether set through the API or imported."""
     if not timedelta(0) < policy.max_age <= timedelta(days=MAX_AGE_DAYS):
         raise InvalidInput(f"maxAgeDays must be above 0 and at most {MAX_AGE_DAYS}",
                            field="maxAgeDays")
+
+
+async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | None) -> Policy:
+    check(policy)
     rows = await db.write(
         "retention/set", ns=ns, key=policy.key, now=datetime.now(UTC), actor=actor,
         kind=policy.kind.value if policy.kind else None,

@@ -1,5 +1,7 @@
 """Export: a namespace's whole memory as the records of the export format, streamed from one
-consistent read, so a namespace of any size is written in constant memory."""
+consistent read, so a namespace of any size is written in constant memory. An archived
+episode's content is read back from the archive store into the file (the episode is left
+archived): a file carries content, never a key to this namespace's archive objects."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.archive import stores as archive_stores
+from graphmem.archive import tiering
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database, Row
 from graphmem.portability.format import (
@@ -14,11 +18,14 @@ from graphmem.portability.format import (
     LABELS,
     REBUILT_RELATIONSHIPS,
     SEALED,
+    Digest,
     header,
     node,
     relationship,
 )
 from graphmem.security import encryption
+
+ARCHIVE_MARKS = ("archived_at", "archive_key", "archive_bytes")  # what only the source uses
 
 
 async def export(db: Database, ns: Namespace, decrypt: bool = False,
@@ -27,16 +34,22 @@ async def export(db: Database, ns: Namespace, decrypt: bool = False,
     stays sealed (bound to ``ns``) unless ``decrypt``: then it is exported as plaintext."""
     yield header(ns, decrypt, datetime.now(UTC))
     nodes = relationships = 0
+    digest = Digest()
     async with db.snapshot() as snapshot:
         async for row in snapshot.stream("portability/nodes", ns=ns):
-            yield _node(row, ns, decrypt)
+            if row["label"] == "Episode" and row["props"].get("archive_key"):
+                row = {**row, "props": await _with_content(ns, row["props"])}
+            record = _node(row, ns, decrypt)
+            digest.add(record)
+            yield record
             nodes += 1
         async for row in snapshot.stream("portability/relationships", ns=ns):
-            record = _relationship(row)
-            if record is not None:
-                yield record
+            found = _relationship(row)
+            if found is not None:
+                digest.add(found)
+                yield found
                 relationships += 1
-    yield {"end": {"nodes": nodes, "relationships": relationships}}
+    yield {"end": {"nodes": nodes, "relationships": relationships, "digest": digest.value}}
 
 
 def _node(row: Row, ns: Namespace, decrypt: bool) -> dict[str, Any]:
@@ -48,6 +61,12 @@ def _node(row: Row, ns: Namespace, decrypt: bool) -> dict[str, Any]:
             props[name] = encryption.reveal(props.get(name), ns)
     return node(label, key, {name: value for name, value in props.items()
                              if name not in DERIVED})
+
+
+async def _with_content(ns: Namespace, props: Row) -> Row:
+    moved = await tiering.read_back(archive_stores.required(), ns, props)
+    return {**{name: value for name, value in props.items() if name not in ARCHIVE_MARKS},
+            "content": moved["content"], "metadata": moved["metadata"]}
 
 
 def _relationship(row: Row) -> dict[str, Any] | None:

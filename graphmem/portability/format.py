@@ -3,7 +3,7 @@
     {"format": "graphmem-export", "version": 1, "namespace": "acme/u1", ...}   header
     {"node": "Episode", "key": "ep_…", "props": {...}}                         every node
     {"rel": "EVIDENCED_BY", "from": ["Fact", "f_…"], "to": ["Episode", "ep_…"], "props": {...}}
-    {"end": {"nodes": 1234, "relationships": 5678}}                            trailer
+    {"end": {"nodes": 1234, "relationships": 5678, "digest": "…"}}            trailer
 
 A node is named by its label and the value of that label's identity property (``LABELS``);
 a relationship by its endpoints and type (and ``fact_id`` for the predicate edges, which
@@ -24,7 +24,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.core.errors import InvalidInput
@@ -57,6 +57,8 @@ REBUILT_RELATIONSHIPS = frozenset({"NEXT"})
 _REL_TYPE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _PROPERTY = re.compile(r"[a-z_][a-z0-9_]{0,63}")
 _SCALARS = (str, int, float, bool)
+_INTEGERS = range(-2**63, 2**63)  # what Neo4j stores as an integer
+_DIGEST_MODULUS = 2**256
 
 
 def header(namespace: str, decrypted: bool, exported_at: datetime) -> dict[str, Any]:
@@ -99,26 +101,53 @@ def encode(value: Any) -> Any:
     raise TypeError(f"cannot export a {type(value).__name__} property")
 
 
-def decode(value: Any, where: str) -> Any:
+def decode(value: Any, where: str, in_list: bool = False) -> Any:
     """A JSON value as a property value Neo4j can store; ``where`` names it in errors."""
+    if isinstance(value, int) and not isinstance(value, bool) and value not in _INTEGERS:
+        raise InvalidInput(f"{where}: an integer must fit in 64 bits")
     if isinstance(value, _SCALARS):
         return value
-    if isinstance(value, list):
-        items = [decode(item, where) for item in value]
+    if isinstance(value, list) and not in_list:  # Neo4j stores no list of lists
+        items = [decode(item, where, in_list=True) for item in value]
         if len({type(item) for item in items}) > 1:
             raise InvalidInput(f"{where}: a list property must hold one type")
         return items
     if isinstance(value, dict) and set(value) == {"$datetime"}:
-        try:
-            moment = datetime.fromisoformat(value["$datetime"])
-        except (TypeError, ValueError):
-            raise InvalidInput(f"{where}: {{\"$datetime\": …}} must be an ISO 8601 instant") \
-                from None
-        if moment.tzinfo is None:
-            raise InvalidInput(f"{where}: an instant must carry a timezone")
-        return moment
+        return _instant(value["$datetime"], where)
     raise InvalidInput(f"{where}: properties are strings, numbers, booleans, instants or "
                        "lists of one of them")
+
+
+def _instant(text: Any, where: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+        moment.astimezone(UTC)  # stored in UTC: 9999-12-31T23:59-14:00 has no such instant
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidInput(f"{where}: {{\"$datetime\": …}} must be an ISO 8601 instant "
+                           "between years 1 and 9999 in UTC") from None
+    if moment.tzinfo is None:
+        raise InvalidInput(f"{where}: an instant must carry a timezone")
+    return moment
+
+
+class Digest:
+    """What the end record's ``digest`` holds: the sum (modulo 2**256) of every record's
+    SHA-256 between header and end, each record as canonical JSON (keys sorted, no spaces).
+    A sum, so it does not depend on the order of the lines (an export's order within a label
+    is the database's), while a changed, lost or added line changes it."""
+
+    def __init__(self) -> None:
+        self._sum = 0
+
+    def add(self, record: dict[str, Any]) -> None:
+        canonical = json.dumps(record, sort_keys=True, ensure_ascii=False,
+                               separators=(",", ":"))
+        self._sum += int.from_bytes(hashlib.sha256(canonical.encode()).digest())
+        self._sum %= _DIGEST_MODULUS
+
+    @property
+    def value(self) -> str:
+        return f"sha256-sum:{self._sum:064x}"
 
 
 def remapped(old: str, into: str) -> str:
@@ -146,6 +175,7 @@ class RelRecord:
 class EndRecord:
     nodes: int
     relationships: int
+    digest: str | None = None  # files written before it had one have none
 
 
 Record = NodeRecord | RelRecord | EndRecord
@@ -169,23 +199,40 @@ def read_header(line: str) -> dict[str, Any]:
 
 def parse(line: str, number: int) -> Record:
     """One line after the header, checked; errors name the line."""
+    return record(load(line, number), number)
+
+
+def load(line: str, number: int) -> dict[str, Any]:
+    """One line's JSON object; errors name the line."""
     where = f"line {number}"
     try:
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"{where}: not JSON ({exc.msg})", line=number) from None
+    except RecursionError:
+        raise InvalidInput(f"{where}: nested too deeply", line=number) from None
     if not isinstance(raw, dict):
         raise InvalidInput(f"{where}: a record is a JSON object", line=number)
+    return raw
+
+
+def record(raw: dict[str, Any], number: int) -> Record:
+    """One loaded line after the header, checked; errors name the line."""
+    where = f"line {number}"
     try:
         if "node" in raw:
             return _node(raw, where)
         if "rel" in raw:
             return _rel(raw, where)
         if "end" in raw and isinstance(raw["end"], dict):
-            return EndRecord(int(raw["end"]["nodes"]), int(raw["end"]["relationships"]))
+            end = raw["end"]
+            digest = end.get("digest")
+            if digest is not None and not isinstance(digest, str):
+                raise TypeError(digest)
+            return EndRecord(int(end["nodes"]), int(end["relationships"]), digest)
     except InvalidInput as exc:
         raise InvalidInput(exc.message, line=number) from None
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         pass
     raise InvalidInput(f"{where}: expected a node, rel or end record", line=number)
 

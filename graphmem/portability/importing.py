@@ -1,16 +1,22 @@
-"""Import: an export file into a namespace (its own, or another one), chunk by chunk.
+"""Import: an export file into a namespace (its own, or another one), in two passes.
 
-Each chunk of lines is checked line by line, then written in one transaction with a
-checkpoint of the last line it holds, so a failed or interrupted import leaves whole chunks
-and resumes after the last one. Nodes are found by their identity or made, so importing a
-file twice gives the same graph. Into another namespace, service-wide ids are remapped
-(derived from the old id and the target, so a second run finds what the first made).
+The first pass (``validation``) reads the whole file and writes nothing: a bad line, an
+altered or missing end record, a relationship to a node that is nowhere, an id another
+namespace holds, each refuses the file before anything is written. The second reads the
+lines again and writes them chunk by chunk, each chunk in one transaction with a checkpoint
+of its last line, so an import interrupted then (a lost connection) resumes after the last
+chunk. Nodes are found by their identity or made, so importing a file twice gives the same
+graph. Into another namespace, service-wide ids are remapped (derived from the old id and
+the target, so a second run finds what the first made). Lines are read twice rather than
+held: memory stays bounded by a chunk (and a small hash per node in the first pass). A fact
+the namespace holds forgotten stays as it is, with its edge and links (``validation``), and
+every predicate edge takes its status and confidence from its statement node.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +25,9 @@ from neo4j.exceptions import ConstraintError
 from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database, Row, Tx
-from graphmem.episodes.store import Episode, earliest_per_session
+from graphmem.episodes.store import MAX_CONTENT_CHARS, Episode, earliest_per_session
 from graphmem.facts import supersession
+from graphmem.facts.store import identity
 from graphmem.portability.format import (
     EMBEDDED,
     GLOBAL_IDS,
@@ -33,9 +40,12 @@ from graphmem.portability.format import (
     read_header,
     remapped,
 )
+from graphmem.portability.validation import FileCheck
 from graphmem.security import encryption, namespace_keys
 
 CHUNK = 1_000  # lines per transaction
+# An export's lines, readable twice: a list, or what opens them again (a file's path).
+Lines = Iterable[str] | Callable[[], Iterable[str]]
 
 
 @dataclass
@@ -44,6 +54,7 @@ class ImportResult:
     nodes: int = 0
     relationships: int = 0
     resumed_after: int = 0  # lines a previous, interrupted run had committed
+    forgotten: int = 0  # facts of the file the namespace holds forgotten: left as they are
 
 
 @dataclass
@@ -54,44 +65,53 @@ class _Chunk:
     last_line: int = 0
 
 
-async def import_lines(db: Database, lines: Iterable[str], into: str | None = None,
+async def import_lines(db: Database, lines: Lines, into: str | None = None,
                        chunk: int = CHUNK, progress: Callable[[int], None] | None = None,
-                       ) -> ImportResult:
-    """Import the lines of an export file (header first) into ``into`` or its own namespace."""
-    numbered = enumerate(lines, start=1)
-    first = next(numbered, None)
-    if first is None:
-        raise InvalidInput("the file is empty", line=1)
-    head = read_header(first[1])
+                       max_chars: int = MAX_CONTENT_CHARS) -> ImportResult:
+    """Import the lines of an export file (header first) into ``into`` or its own namespace:
+    the whole file is checked first, and a bad one writes nothing."""
+    head, numbered = _opened(lines)
     source = parse_namespace(head["namespace"])
     target = parse_namespace(into) if into else source
     run = _Run(source, target, head["decrypted"], _checkpoint_id(head, target))
-    await namespace_keys.prepare(db, target, create=True)  # sealing below needs its key
-    result = ImportResult(target)
-    done = result.resumed_after = await _committed_line(db, run.checkpoint)
-    seen = [0, 0]  # nodes, relationships read
-    pending = _Chunk(done + 1)
-    ended: EndRecord | None = None
+    await namespace_keys.prepare(db, target)  # reading sealed content needs its key
+    check = FileCheck(db, source, target, run.key_of, run.readable, max_chars)
     for number, line in numbered:
-        if not line.strip():
-            continue
-        record = parse(line, number)
-        if ended is not None:
-            raise InvalidInput(f"line {number}: a record after the end record", line=number)
-        if isinstance(record, EndRecord):
-            ended = record
-            continue
-        seen[isinstance(record, RelRecord)] += 1
-        if number <= done:
+        if line.strip():
+            await check.line(line, number)
+    await check.finish()
+    run.barred.update(check.barred)
+
+    await namespace_keys.prepare(db, target, create=True)  # sealing below needs its key
+    result = ImportResult(target, forgotten=len(run.barred))
+    done = result.resumed_after = await _committed_line(db, run.checkpoint)
+    pending = _Chunk(done + 1)
+    for number, line in _opened(lines)[1]:
+        if number <= done or not line.strip():
             continue  # committed by the interrupted run
+        record = parse(line, number)
+        if isinstance(record, EndRecord):
+            break
+        if run.leaves(record):
+            continue
         run.add(pending, record, number)
         if len(pending.nodes) + len(pending.rels) >= chunk:
             await _commit(db, run, pending, result, progress)
             pending = _Chunk(number + 1)
     await _commit(db, run, pending, result, progress)
-    _check_end(ended, seen)
     await db.write("portability/finish_import", id=run.checkpoint)
     return result
+
+
+def _opened(lines: Lines) -> tuple[dict[str, Any], Iterator[tuple[int, str]]]:
+    """The header, and the numbered lines after it, read from the start."""
+    if isinstance(lines, Iterator):
+        raise TypeError("an import reads its lines twice: give a list, or what opens them")
+    numbered = enumerate(lines() if callable(lines) else lines, start=1)
+    first = next(numbered, None)
+    if first is None:
+        raise InvalidInput("the file is empty", line=1)
+    return read_header(first[1]), numbered
 
 
 @dataclass(frozen=True)
@@ -100,10 +120,24 @@ class _Run:
     target: Namespace
     decrypted: bool
     checkpoint: str
+    barred: set[str] = field(default_factory=set)  # forgotten facts (target keys): left alone
 
     @property
     def remaps(self) -> bool:
         return self.source != self.target
+
+    def leaves(self, record: NodeRecord | RelRecord) -> bool:
+        """Whether the record is of a fact the namespace holds forgotten: its node, its edge
+        (``fact_id``) or a link of its statement node."""
+        if not self.barred:
+            return False
+        if isinstance(record, NodeRecord):
+            return record.label == "Fact" and self.key_of("Fact", record.key) in self.barred
+        fact_ids = [self.key_of(label, key) for label, key in (record.start, record.end)
+                    if label == "Fact"]
+        if isinstance(record.props.get("fact_id"), str):
+            fact_ids.append(self.key_of("Fact", record.props["fact_id"]))
+        return any(fact_id in self.barred for fact_id in fact_ids)
 
     def add(self, chunk: _Chunk, record: NodeRecord | RelRecord, number: int) -> None:
         chunk.last_line = number
@@ -112,7 +146,8 @@ class _Run:
         else:
             chunk.rels.append(self._rel(record, number))
 
-    def _id(self, label: str, key: str | None) -> str | None:
+    def key_of(self, label: str, key: str | None) -> str | None:
+        """A node's key in the target."""
         return remapped(key, self.target) if key and self.remaps and label in GLOBAL_IDS else key
 
     def _references(self, kind: str, props: dict[str, Any]) -> dict[str, Any]:
@@ -124,13 +159,15 @@ class _Run:
 
     def _node(self, record: NodeRecord, number: int) -> Row:
         props = self._references(record.label, record.props)
-        key = self._id(record.label, record.key)
+        key = self.key_of(record.label, record.key)
         if record.label == "Episode":
             props = self._episode(props, key, number)
         return {"line": number, "label": record.label, "key": key, "props": props,
                 "embed": record.label in EMBEDDED and "redacted_at" not in props}
 
-    def _episode(self, props: dict[str, Any], key: str | None, number: int) -> dict[str, Any]:
+    def readable(self, props: dict[str, Any], number: int) -> dict[str, Any]:
+        """An episode's fields as the service will read them: plaintext escaped as stored,
+        sealed values only where they open here (the first pass reads episodes this way)."""
         props = {**props, **self._unsealed(props)}
         sealed = [name for name in SEALED if encryption.is_sealed(props.get(name))]
         if sealed and self.remaps:
@@ -139,6 +176,11 @@ class _Run:
                 f"{self.source!r}: import into it, or export with --decrypt", line=number)
         if sealed and encryption.active() is not None:
             self._check_opens(props, sealed, number)
+        return props
+
+    def _episode(self, props: dict[str, Any], key: str | None, number: int) -> dict[str, Any]:
+        props = self.readable(props, number)
+        sealed = any(encryption.is_sealed(props.get(name)) for name in SEALED)
         if sealed or encryption.active() is None or "redacted_at" in props:
             return props  # as stored (a redacted episode keeps its original's hash)
         try:
@@ -178,8 +220,8 @@ class _Run:
     def _rel(self, record: RelRecord, number: int) -> Row:
         (start, start_key), (end, end_key) = record.start, record.end
         return {"line": number, "type": record.type, "from_label": start,
-                "from_key": self._id(start, start_key), "to_label": end,
-                "to_key": self._id(end, end_key),
+                "from_key": self.key_of(start, start_key), "to_label": end,
+                "to_key": self.key_of(end, end_key),
                 "props": self._references(record.type, record.props)}
 
 
@@ -204,6 +246,13 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
             await supersession.refuse_cycles(tx, run.target, [  # with what is stored too
                 {"winner": r["from_key"], "loser": r["to_key"], "line": r["line"]}
                 for r in chunk.rels if r["type"] == "SUPERSEDES"])
+            if run.remaps:
+                await _identities_again(tx, run.target, chunk.rels)
+        facts = sorted({n["key"] for n in chunk.nodes if n["label"] == "Fact"}
+                       | {r["props"]["fact_id"] for r in chunk.rels
+                          if isinstance(r["props"].get("fact_id"), str)})
+        if facts:  # whichever came first in the file, node or edge
+            await tx.run("portability/align_edges", ns=run.target, ids=facts)
         await tx.run("portability/checkpoint", id=run.checkpoint, line=chunk.last_line)
 
     try:
@@ -219,6 +268,19 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
         progress(chunk.last_line - chunk.first_line + 1)
 
 
+async def _identities_again(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
+    """The statement identity of each fact whose ends this chunk joined, made from its ends
+    in ``ns`` (the file's was made from the source's ids)."""
+    ids = sorted({rel["from_key"] for rel in rels
+                  if rel["from_label"] == "Fact" and rel["type"] in ("SUBJECT", "OBJECT")})
+    if not ids:
+        return
+    ends = await tx.run("portability/fact_ends", ns=ns, ids=ids)
+    await tx.run("portability/set_identities", ns=ns, rows=[
+        {"id": row["id"], "identity": identity(row["subject_id"], row["predicate"],
+                                               row["object_id"])} for row in ends])
+
+
 def _check_relationships(rels: list[Row], made: set[int]) -> None:
     for rel in rels:
         if rel["line"] not in made:
@@ -226,16 +288,6 @@ def _check_relationships(rels: list[Row], made: set[int]) -> None:
                 f"line {rel['line']}: {rel['type']} joins a node that is neither in the file "
                 f"before it nor in the namespace ({rel['from_label']} {rel['from_key']} -> "
                 f"{rel['to_label']} {rel['to_key']})", line=rel["line"])
-
-
-def _check_end(ended: EndRecord | None, seen: list[int]) -> None:
-    if ended is None:
-        raise InvalidInput("the file ends without its end record: it was cut short (what it "
-                           "held is imported; import the whole file again to finish)")
-    if (ended.nodes, ended.relationships) != tuple(seen):
-        raise InvalidInput(f"the end record counts {ended.nodes} nodes and "
-                           f"{ended.relationships} relationships, the file holds {seen[0]} "
-                           f"and {seen[1]}: it was altered")
 
 
 def _checkpoint_id(head: dict[str, Any], target: Namespace) -> str:

@@ -53,14 +53,19 @@ class Summary:
 
 
 def _validate(new: NewSummary) -> None:
-    if not new.text.strip() or len(new.text) > MAX_TEXT:
-        raise InvalidInput(f"text must be 1-{MAX_TEXT} characters", field="text")
-    if not 1 <= new.level <= 10:
-        raise InvalidInput("level must be between 1 and 10", field="level")
+    check(new.text, new.level, new.scope)
     if not new.covers:
         raise InvalidInput("a summary must cover at least one episode or summary",
                            field="covers")
-    if not 1 <= len(new.scope) <= 64:
+
+
+def check(text: str, level: int, scope: str) -> None:
+    """The rules a summary's text, level and scope meet, whether written or imported."""
+    if not text.strip() or len(text) > MAX_TEXT:
+        raise InvalidInput(f"text must be 1-{MAX_TEXT} characters", field="text")
+    if not 1 <= level <= 10:
+        raise InvalidInput("level must be between 1 and 10", field="level")
+    if not 1 <= len(scope) <= 64:
         raise InvalidInput("scope must be 1-64 characters", field="scope")
 
 

@@ -62,6 +62,8 @@ UNSCOPED = {  # statement -> why it is not about one namespace
     "portability/checkpoint": "an import's progress, by a digest of file and target",
     "portability/checkpoint_line": "an import's progress, by a digest of file and target",
     "portability/finish_import": "an import's progress, by a digest of file and target",
+    "portability/held_elsewhere": "an import's check that no id of its file is another "
+                                  "namespace's (lines only come back)",
     **{f"portability/graphiti_{name}": "reads Graphiti's graph (its own database), one "
                                        "group_id at a time"
        for name in ("episodes", "sagas", "entities", "edges")},

@@ -21,7 +21,8 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.facts import store as facts
 from graphmem.facts.model import Fact
-from graphmem.portability.format import GLOBAL_IDS, REFERENCES, remapped
+from graphmem.facts.store import identity
+from graphmem.portability.format import GLOBAL_IDS, REFERENCES, Digest, remapped
 from graphmem.portability.importing import import_lines
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.portability.files import exported, lines
@@ -55,15 +56,28 @@ def as_in(records: list[dict[str, Any]], into: str) -> list[str]:
         names = REFERENCES.get(kind, frozenset()) | REFERENCES["*"]
         return {k: remapped(v, into) if k in names else v for k, v in props.items()}
 
+    ends: dict[str, dict[str, str]] = {}  # a fact's SUBJECT and OBJECT ids, remapped
+    for record in records:
+        if record.get("rel") in ("SUBJECT", "OBJECT") and record["from"][0] == "Fact":
+            ends.setdefault(record["from"][1], {})[record["rel"]] = node_id(*record["to"])
     out = []
+    digest = Digest()
     for record in records[1:]:
-        if "node" in record:
+        if "end" in record:  # its digest is the remapped records'
+            record = {"end": {**record["end"], "digest": digest.value}}
+        elif "node" in record:
+            fact_ends = ends.get(record["key"]) if record["node"] == "Fact" else None
             record = {**record, "key": node_id(record["node"], record["key"]),
                       "props": refs(record["node"], record["props"])}
+            if fact_ends:  # its statement identity, made again from its ends in the target
+                record["props"]["identity"] = identity(
+                    fact_ends["SUBJECT"], record["props"]["predicate"], fact_ends["OBJECT"])
         elif "rel" in record:
             record = {**record, "from": [record["from"][0], node_id(*record["from"])],
                       "to": [record["to"][0], node_id(*record["to"])],
                       "props": refs(record["rel"], record["props"])}
+        if "end" not in record:
+            digest.add(record)
         out.append(json.dumps(record, sort_keys=True))
     return sorted(out)
 
@@ -145,7 +159,7 @@ async def test_importing_twice_changes_nothing(db: Database, gql: GraphQLClient,
     assert await namespace_contents(db, other) == once
 
 
-async def test_a_bad_line_is_named_and_its_chunk_not_written(
+async def test_a_bad_line_is_named_and_nothing_written(
         db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
     await a_memory(gql, ns)
     file = lines(await exported(db, ns))
@@ -164,28 +178,40 @@ async def test_a_bad_line_is_named_and_its_chunk_not_written(
         assert await namespace_contents(db, other) == []
 
 
+class _LostConnection(Exception):
+    pass
+
+
 async def test_an_interrupted_import_resumes_after_its_last_chunk(
         db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
     await a_memory(gql, ns)
     file = lines(await exported(db, ns))
-    damaged = [*file[:25], "{", *file[26:]]  # line 26: chunks of 10 records from line 2
-    with pytest.raises(InvalidInput, match="line 26"):
-        await import_lines(db, damaged, into=other, chunk=10)
+    committed = []
+
+    def lost_after_two_chunks(done: int) -> None:  # chunks of 10 records from line 2
+        committed.append(done)
+        if len(committed) == 2:
+            raise _LostConnection
+
+    with pytest.raises(_LostConnection):
+        await import_lines(db, file, into=other, chunk=10, progress=lost_after_two_chunks)
     assert (await import_lines(db, file, into=other, chunk=10)).resumed_after == 21
     complete = await namespace_contents(db, other)
     await import_lines(db, file, into=other, chunk=10)  # from the start again: the same
     assert await namespace_contents(db, other) == complete
 
 
-async def test_a_file_cut_short_imports_what_it_holds_and_says_so(
+async def test_a_file_cut_short_writes_nothing_and_says_so(
         db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
     await a_memory(gql, ns)
-    file = lines(await exported(db, ns))
+    records = await exported(db, ns)
+    file = lines(records)
     cut = len(file) - 3  # the end record and two relationships lost in transit
     with pytest.raises(InvalidInput, match="cut short"):
         await import_lines(db, file[:cut], into=other, chunk=10)
-    rest = await import_lines(db, file, into=other, chunk=10)
-    assert (rest.resumed_after, rest.nodes, rest.relationships) == (cut, 0, 2)
+    assert await namespace_contents(db, other) == []
+    whole = await import_lines(db, file, into=other, chunk=10)
+    assert (whole.resumed_after, whole.nodes) == (0, records[-1]["end"]["nodes"])
 
 
 async def test_an_import_into_its_own_namespace_restores_it(

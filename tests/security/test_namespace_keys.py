@@ -9,12 +9,12 @@ import base64
 import os
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from starlette.applications import Starlette
 
 from graphmem.archive import stores, tiering
+from graphmem.core.config import get_settings
 from graphmem.core.errors import DecryptionFailed, InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
@@ -60,7 +60,7 @@ async def _stored(db: Database, ns: str) -> list[str]:
 
 
 async def test_destroying_a_namespaces_key_leaves_its_content_unreadable(
-        db: Database, ns: str, other: str, per_namespace: None, tmp_path: Path) -> None:
+        db: Database, ns: str, other: str, per_namespace: None) -> None:
     archived_id = await _said(db, ns, SECRET, "a1")
     kept = await _said(db, ns, "I renew it in May", "a2")
     theirs = await _said(db, other, SECRET, "b1")
@@ -68,7 +68,8 @@ async def test_destroying_a_namespaces_key_leaves_its_content_unreadable(
     sealed = await _stored(db, ns)
     assert all(v.startswith("enc:v2:k1:") for v in sealed) and SECRET not in str(sealed)
     assert (await _stored(db, other))[0] != sealed[0]  # same text, another key
-    store = stores.LocalStore(tmp_path)
+    # The process's store: an export reads archived content back from it.
+    store = stores.active() or stores.install_from(get_settings())
     await tiering.archive_episodes(db, store, Namespace(ns), [archived_id])
     exported = [r async for r in export(db, Namespace(ns))]
     assert SECRET not in str(exported)
