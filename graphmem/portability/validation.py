@@ -31,7 +31,7 @@ from graphmem.core.identifiers import normalise_predicate, relationship_type
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database, Row
 from graphmem.episodes import store as episodes
-from graphmem.facts import policies
+from graphmem.facts import policies, supersession
 from graphmem.facts.conflicts import Conflict
 from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact
@@ -112,6 +112,7 @@ class FileCheck:
         self._unique: list[Row] = []  # service-wide ids: another namespace's?
         self._facts: list[Row] = []  # facts not forgotten in the file: in the namespace?
         self.barred: set[str] = set()  # facts the namespace holds forgotten: left alone
+        self._supersedes: list[Row] = []  # the file's SUPERSEDES links: no cycle among them
 
     async def line(self, text: str, number: int) -> None:
         raw = load(text, number)
@@ -138,6 +139,8 @@ class FileCheck:
     async def finish(self) -> None:
         """After the last line: what only the whole file (and the namespace) can show."""
         await self._look_up()
+        if (cycle := supersession.first_cycle(self._supersedes)) is not None:
+            raise supersession.refusal(cycle)  # (one with stored links: the write pass's)
         _check_end(self.ended, self.counts, self.digest)
 
     def _node(self, node: NodeRecord, number: int) -> None:
@@ -184,6 +187,9 @@ class FileCheck:
                                "(an export now carries archived content)")
 
     def _rel(self, rel: RelRecord, number: int) -> None:
+        if rel.type == "SUPERSEDES":
+            self._supersedes.append({"winner": self.key_in_target(*rel.start),
+                                     "loser": self.key_in_target(*rel.end), "line": number})
         for label, key in (rel.start, rel.end):
             mapped = self.key_in_target(label, key)
             if _hashed(label, mapped) not in self._nodes:
