@@ -262,6 +262,11 @@ class Subscription:
     memory_events = strawberry.subscription(
         resolver=event_api.memory_events,
         description="A namespace's changes from now on, each once, in the order they happened.")
+    memory_event_batches = strawberry.subscription(
+        resolver=event_api.memory_event_batches,
+        description="The same changes, in batches of what arrived together (one message for "
+                    "a large transaction's changes): for listeners that follow busy "
+                    "namespaces.")
 
 
 class _ValidationCache(ValidationCache):

@@ -61,8 +61,10 @@ class Feed:
         self._given: dict[str, datetime] = {}  # id -> at, within the look-back window
         self._poll: asyncio.Task[None] | None = None
 
-    async def follow(self, ns: Namespace, kinds: list[EventKind]) -> AsyncIterator[Event]:
-        """Forever: the namespace's new events of these kinds, each once."""
+    async def follow(self, ns: Namespace, kinds: list[EventKind],
+                     ) -> AsyncIterator[list[Event]]:
+        """Forever: the namespace's new events of these kinds, each once, in batches of
+        what arrived together (one look; a large transaction's events come as one batch)."""
         listener = _Listener(frozenset(kinds), self.clock())
         self._listeners[ns].add(listener)
         if self._poll is None or self._poll.done():
@@ -72,7 +74,10 @@ class Feed:
                 if listener.behind:
                     raise FellBehind(f"this subscription left {MAX_QUEUED} events unread and "
                                      "was ended; subscribe again (and ask for fewer kinds)")
-                yield await listener.queue.get()
+                batch = [await listener.queue.get()]
+                while not listener.queue.empty() and len(batch) < PAGE:
+                    batch.append(listener.queue.get_nowait())
+                yield batch
         finally:
             self._listeners[ns].discard(listener)
             if not self._listeners[ns]:

@@ -85,8 +85,9 @@ async def listener(db: Database, ns: str) -> AsyncIterator[asyncio.Queue[Event]]
     events = feed.Feed(db, poll_s=0.05)
 
     async def listen() -> None:
-        async for event in events.follow(Namespace(ns), ALL):
-            got.put_nowait(event)
+        async for batch in events.follow(Namespace(ns), ALL):
+            for event in batch:
+                got.put_nowait(event)
 
     task = asyncio.create_task(listen())
     await asyncio.sleep(0.2)
