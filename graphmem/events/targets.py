@@ -55,7 +55,8 @@ async def check_url(url: str, allow_private: bool) -> str:
 def parse(url: str) -> SplitResult:
     """``url`` split, if it is an http(s) URL with a well-formed host and port and nothing an
     HTTP client would refuse later (a URL that fails at every attempt is refused now)."""
-    if len(url) > MAX_URL or any(unicodedata.category(c) == "Cc" or c.isspace() for c in url):
+    if len(url) > MAX_URL or any(unicodedata.category(c) in ("Cc", "Cf") or c.isspace()
+                                 for c in url):  # Cf: invisible, as in "exa\u200bmple.com"
         raise _malformed("no control characters or spaces")
     try:
         parts = urlsplit(url)

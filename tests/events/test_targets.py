@@ -29,6 +29,7 @@ MALFORMED = [
     "http://127.0.0.1:99999/h", "http://127.0.0.1:0/h", "http://127.0.0.1:http/h",
     "http://[::1", "http://[::1]:99999/h", "http://[zz]/h", "http:///h", "http://:80/h",
     "http://127.0.0.1\n/h", "http://127.0.0.1/h\x00", "http://127.0.0.1/\u0085", "http://a b/h",
+    "http://exa\u200bmple.com/h", "http://127.0.0.1/\u202eh",  # invisible, reversing
     "http://a..b/h", f"http://{'a' * 64}.example.com/h", "javascript:alert(1)",
     "file:///etc/passwd", "ftp://127.0.0.1/h", "http://127.0.0.1/" + "x" * 2_000,
 ]
