@@ -104,11 +104,13 @@ class Settings(BaseSettings):
     max_sockets_per_key: int = Field(32, ge=1)
     socket_idle_s: float = Field(300.0, gt=0)
     # Webhooks: each delivery is tried this many times, the first retry after
-    # ``webhook_backoff_s`` (doubling, capped like jobs'); private addresses are refused
-    # unless allowed (a webhook must not make the service call into its own network).
+    # ``webhook_backoff_s`` (doubling, capped like jobs'), each attempt within
+    # ``webhook_timeout_s`` as a whole (under the dispatcher's 60 s lease); addresses that are
+    # not public are refused unless allowed (a webhook must not make the service call into its
+    # own network).
     webhook_max_attempts: int = Field(8, ge=1, le=50)
     webhook_backoff_s: float = Field(5.0, gt=0)
-    webhook_timeout_s: float = Field(10.0, gt=0)
+    webhook_timeout_s: float = Field(10.0, gt=0, le=50)
     webhook_poll_s: float = Field(1.0, gt=0, le=60)
     webhook_allow_private: bool = False
     max_body_bytes: int = Field(8 * 1024 * 1024, gt=0)

@@ -1,6 +1,7 @@
 """Webhooks over the real service: a receiver on loopback gets each event of the kinds it
 asked for, signed, retried after failures until it answers 2xx, and the delivery log says
-so. (The suite allows private addresses and retries fast: bin/test.)"""
+so; a receiver that stalls or answers without end, or a URL that cannot be sent to, costs its
+own delivery and no other's. (The suite allows private addresses and retries fast: bin/test.)"""
 
 from __future__ import annotations
 
@@ -9,22 +10,27 @@ import hashlib
 import hmac
 import json
 import threading
-from collections.abc import Iterator
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
+from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
-from graphmem.db.database import Database
-from graphmem.events import outbox
+from graphmem.core.timeutil import to_native
+from graphmem.db.database import Database, Tx
+from graphmem.events import outbox, webhooks
 from graphmem.events.outbox import EventKind
-from graphmem.events.webhooks import check_url, pinned
+from graphmem.events.targets import check_url, pinned
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, fact
+from tests.support.graph import delete_namespace
 
 ADD = """mutation($ns: String!, $url: String!, $kinds: [MemoryEventKind!]) {
   addWebhook(namespace: $ns, url: $url, kinds: $kinds) { secret webhook { id url kinds } } }"""
@@ -159,9 +165,137 @@ async def test_only_admins_add_webhooks_and_only_to_public_addresses(
 def test_a_delivery_goes_to_the_address_that_was_checked() -> None:
     """The host is resolved and checked once, then connected to by that address: a name that
     resolves elsewhere a moment later (DNS rebinding) is never followed."""
-    assert pinned("https://u:p@hooks.example.com:8443/h?x=1", "93.184.216.34") == (
-        "https://u:p@93.184.216.34:8443/h?x=1", {"Host": "hooks.example.com:8443"},
+    assert pinned("https://hooks.example.com:8443/h?x=1", "93.184.216.34") == (
+        "https://93.184.216.34:8443/h?x=1", {"Host": "hooks.example.com:8443"},
         {"sni_hostname": "hooks.example.com"})  # the certificate is checked for the name
     assert pinned("http://example.com/h", "2606:2800:220:1::1") == (
         "http://[2606:2800:220:1::1]/h", {"Host": "example.com"},
         {"sni_hostname": "example.com"})
+
+
+class Answering:
+    """A receiver on loopback written on asyncio streams, so it can answer as no well-behaved
+    server does: ``trickle`` sends its answer's header a byte a second, without end; ``size``
+    answers 200 with a body of that many bytes. ``sent`` counts the body's bytes the client
+    took before it hung up."""
+
+    def __init__(self, trickle: bool = False, size: int = 0) -> None:
+        self.trickle, self.size = trickle, size
+        self.requests, self.sent, self.done = 0, 0, asyncio.Event()
+
+    async def __aenter__(self) -> Answering:
+        self.server = await asyncio.start_server(self._answer, "127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/hook"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.server.close()
+
+    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:"))
+            await reader.readexactly(length)
+            self.requests += 1
+            if self.trickle:
+                writer.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                while True:  # each read is quick: only a deadline on the whole ends it
+                    await writer.drain()
+                    await asyncio.sleep(1)
+                    writer.write(b"a")
+            writer.write(f"HTTP/1.1 200 OK\r\nContent-Length: {self.size}\r\n\r\n".encode())
+            chunk = b"x" * 2**20
+            while self.sent < self.size:
+                writer.write(chunk)
+                await writer.drain()
+                self.sent += len(chunk)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass  # the client hung up: what it took is counted
+        finally:
+            self.done.set()
+            writer.close()
+
+
+@pytest.fixture
+async def other(db: Database) -> AsyncIterator[str]:
+    """A second namespace, another tenant's."""
+    name = f"test/{uuid.uuid4().hex[:12]}"
+    yield name
+    await delete_namespace(db, name)
+
+
+async def dispatched(db: Database, settings: Settings, *namespaces: str) -> float:
+    """One event in each namespace, committed together and due only a year ahead, then one
+    dispatch as of then, as the service makes it; how long it took. No dispatcher of the
+    processes sharing the database takes them before (it would be a race), and one batch
+    holds them all (with whatever else is pending: that is sent as it would be anyway)."""
+    at = datetime.now(UTC) + timedelta(days=365)
+
+    async def emit(tx: Tx) -> None:
+        for ns in namespaces:
+            await outbox.emit(tx, Namespace(ns), EventKind.FACT_CREATED, [f"f_{ns}"], now=at)
+
+    await db.transaction(emit)
+    began = time.monotonic()
+    async with webhooks.client(settings) as http:
+        await webhooks.deliver_due(db, http, settings, now=at)
+    return time.monotonic() - began
+
+
+async def log_of(gql: GraphQLClient, ns: str) -> dict[str, Any]:
+    """The namespace's one delivery."""
+    [delivery] = (await gql.ok(LOG, ns=ns))["webhooks"][0]["deliveries"]
+    return dict(delivery)
+
+
+@pytest.mark.hostile("webhooks")
+async def test_a_receiver_that_trickles_its_answer_holds_no_other_delivery(
+        gql: GraphQLClient, ns: str, other: str, db: Database, receiver: Receiver,
+        settings: Settings) -> None:
+    async with Answering(trickle=True) as slow:
+        await gql.ok(ADD, ns=ns, url=slow.url, kinds=None)
+        await gql.ok(ADD, ns=other, url=receiver.url, kinds=None)
+        took = await asyncio.wait_for(dispatched(db, settings, ns, other),
+                                      settings.webhook_timeout_s + 5)  # had never returned
+        stalled = await log_of(gql, ns)
+    assert took < settings.webhook_timeout_s + 2  # the deadline, not the receiver, ended it
+    assert slow.requests >= 1 and stalled["lastError"] == "TimeoutError"
+    assert stalled["state"] != "delivered" and stalled["lastStatus"] is None
+    assert len(receiver.received) == 1 and (await log_of(gql, other))["state"] == "delivered"
+
+
+@pytest.mark.hostile("webhooks")
+async def test_a_huge_answer_is_not_read(gql: GraphQLClient, ns: str, db: Database,
+                                         settings: Settings) -> None:
+    size = 256 * 2**20
+    async with Answering(size=size) as huge:
+        await gql.ok(ADD, ns=ns, url=huge.url, kinds=None)
+        await dispatched(db, settings, ns)
+        await asyncio.wait_for(huge.done.wait(), 10)
+    # What the kernel's socket buffers took, not the answer: the service read only its start.
+    assert huge.sent < 32 * 2**20, huge.sent
+    assert (await log_of(gql, ns)) | {"deliveredAt": None} == {
+        "kind": "FACT_CREATED", "state": "delivered", "attempts": 1, "lastStatus": 200,
+        "lastError": None, "deliveredAt": None}
+
+
+@pytest.mark.hostile("webhooks")
+async def test_a_url_that_cannot_be_sent_to_fails_only_its_own_delivery(
+        gql: GraphQLClient, ns: str, other: str, db: Database, receiver: Receiver,
+        settings: Settings) -> None:
+    """A URL stored before URLs were checked as they are now (``\\x7f`` in its user part):
+    httpx refuses it, which had failed the whole batch, unrecorded, so the other namespace's
+    delivery in it was POSTed again each time the lease ran out."""
+    port = receiver.url.split(":")[2].split("/")[0]
+    await db.write("webhooks/add", ns=ns, id=f"wh_{uuid.uuid4().hex}", url=(
+        f"http://u\x7f@127.0.0.1:{port}/hook"), kinds=[k.value for k in EventKind],
+        secret="whsec_x", now=to_native(datetime.now(UTC)))
+    await gql.ok(ADD, ns=other, url=receiver.url, kinds=None)
+    await dispatched(db, settings, ns, other)
+    bad = await log_of(gql, ns)
+    assert bad["lastError"] == "InvalidInput" and bad["lastStatus"] is None
+    assert (await log_of(gql, other))["state"] == "delivered"
+    await asyncio.sleep(1)
+    assert len(receiver.received) == 1  # the good one, once; the bad one never sent
+    assert json.loads(receiver.received[0][1])["namespace"] == other
