@@ -86,7 +86,7 @@ async def rehydrate(db: Database, store: ArchiveStore, ns: Namespace,
 
     async def fetched(row: Row) -> Row:
         async with semaphore:
-            data = await store.get(row["key"])
+            data = await store.get(_own(ns, row["key"]))
         return _unpacked(ns, row, data)
 
     restored = await asyncio.gather(*(fetched(row) for row in archived))
@@ -122,7 +122,16 @@ async def read_back(store: ArchiveStore, ns: Namespace, episode: Row) -> Row:
     """An archived episode's moved properties (content, metadata…, as stored), read from its
     object and checked as ``rehydrate`` checks them; the graph is not changed (an export)."""
     key = episode["archive_key"]
-    return _unpacked(ns, {"episode": episode, "key": key}, await store.get(key))
+    return _unpacked(ns, {"episode": episode, "key": key}, await store.get(_own(ns, key)))
+
+
+def _own(ns: Namespace, key: str) -> str:
+    """``key`` when it names one of the namespace's objects; a pointer anywhere else (an old
+    import's, or one tampered with in the graph: ``../..``) is read from nowhere."""
+    if not owned(ns, [key]):
+        raise ArchiveMissing("an archived episode points outside this namespace's archive; "
+                             "its content cannot be brought back")
+    return key
 
 
 def _packed(ns: Namespace, row: Row) -> bytes:
