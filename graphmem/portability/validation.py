@@ -113,6 +113,7 @@ class FileCheck:
         self._facts: list[Row] = []  # facts not forgotten in the file: in the namespace?
         self.barred: set[str] = set()  # facts the namespace holds forgotten: left alone
         self._supersedes: list[Row] = []  # the file's SUPERSEDES links: no cycle among them
+        self._sessions: list[Row] = []  # the sessions episodes are in: closed here?
 
     async def line(self, text: str, number: int) -> None:
         raw = load(text, number)
@@ -133,7 +134,8 @@ class FileCheck:
         else:
             self.counts[1] += 1
             self._rel(found, number)
-        if max(len(self._absent), len(self._unique), len(self._facts)) >= BATCH:
+        if max(len(self._absent), len(self._unique), len(self._facts),
+               len(self._sessions)) >= BATCH:
             await self._look_up()
 
     async def finish(self) -> None:
@@ -148,6 +150,9 @@ class FileCheck:
         self._nodes.add(_hashed(node.label, key))
         if node.label in GLOBAL_IDS and key is not None:
             self._unique.append({"line": number, "label": node.label, "key": key})
+        session = node.props.get("session_id") if node.label in ("Episode", "Session") else None
+        if isinstance(session, str):
+            self._sessions.append({"line": number, "session_id": session})
         if node.label == "Fact" and "forgotten_at" not in node.props:
             self._facts.append({"key": key, "identity": node.props.get("identity")})
         # An episode as the service will read it (its errors name the line themselves).
@@ -197,6 +202,15 @@ class FileCheck:
                                      "type": rel.type})
 
     async def _look_up(self) -> None:
+        if self._sessions:
+            rows = await self.db.read("portability/closed_sessions", ns=self.target,
+                                      sessions=self._sessions)
+            if closed := sorted(rows[0]["lines"]):
+                raise InvalidInput(
+                    f"line {closed[0]}: its session was ephemeral and has been closed (erased) "
+                    "in this namespace; an import may not bring an erased conversation back: "
+                    "leave its lines out, or import into another namespace", line=closed[0])
+            self._sessions = []
         if self._facts:
             rows = await self.db.read("portability/forgotten", ns=self.target,
                                       facts=self._facts)
