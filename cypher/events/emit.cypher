@@ -1,7 +1,7 @@
 // The outbox: one Event node per transaction and kind (per 10,000 changes), holding the ids
 // of what changed: a 500-fact batch writes one node, not 500 (see graphmem/events/outbox.py).
 // Its events are told one by one: the only one has the node's id, else the
-// n-th is `<node id>.<n, five digits>` (`events/since` reads them the same way). A pending
+// n-th is `<node id>.<n, five digits>` (`events/since_any` reads them the same way). A pending
 // delivery is made for each event and each webhook of the namespace that wants that kind.
 UNWIND $batches AS b
 CREATE (batch:Event {id: b.id, ns: $ns, kind: $kind, subject_ids: b.subject_ids, at: $now})

@@ -1,7 +1,11 @@
-// The events of several namespaces after a point, oldest first, for the process's one poll
-// (events/feed.py: one query for every running subscription, not one per subscription).
-// As since.cypher, through (ns, at) once per namespace; each row names its namespace, and the
-// feed hands it only to listeners of that namespace.
+// The events of several namespaces after a point (a moment and, for events of that same
+// moment, an id: one transaction stamps all its events alike), oldest first, through (ns, at)
+// once per namespace: the process's one poll for every running subscription (events/feed.py).
+// Each row names its namespace, and the feed hands it only to listeners of that namespace.
+// An Event node holds a transaction's events of one kind: the only one; or, of several, the
+// n-th is `<node id>.<n, five digits>`, so ids order as their nodes do. Each node past the
+// cursor tells at least one event, so $limit + 1 nodes tell at least $limit (the node at the
+// cursor, $after_node, may tell none).
 MATCH (e:Event) USING INDEX SEEK e:Event(ns, at)
 WHERE e.ns IN $namespaces AND e.at >= $after AND (e.at > $after OR e.id >= $after_node)
 WITH e ORDER BY e.at, e.id LIMIT $limit + 1

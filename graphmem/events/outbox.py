@@ -6,7 +6,7 @@ the worker's housekeeping.
 
 A transaction stores its events of one kind in one ``Event`` node (``subject_ids``, up to
 ``NODE_EVENTS``), and they are told one by one, each with an id of its own
-(``cypher/events/since.cypher``). A node per event had cost a 500-fact ``assertFacts``
+(``cypher/events/since_any.cypher``). A node per event had cost a 500-fact ``assertFacts``
 about 35 ms of its 350–400 (500 events written and committed: 52 ms, one node of 500: 16)."""
 
 from __future__ import annotations
@@ -65,11 +65,10 @@ async def emit(tx: Tx, ns: Namespace, kind: EventKind, subject_ids: Iterable[str
 
 async def since(db: Database, ns: Namespace, kinds: list[EventKind], after: datetime,
                 after_id: str = "", limit: int = 1_000) -> list[Event]:
-    """The namespace's events of these kinds after (``after``, ``after_id``), oldest first."""
-    rows = await db.read("events/since", ns=ns, kinds=[k.value for k in kinds],
-                         after=to_native(after), after_id=after_id,
-                         after_node=after_id.partition(".")[0], limit=limit)
-    return [Event.from_row(row, ns) for row in rows]
+    """One namespace's events of these kinds after (``after``, ``after_id``), oldest first
+    (a page of ``limit`` events, fewer once filtered by kind)."""
+    page = await since_any(db, [ns], after, after_id, limit)
+    return [event for event in page if event.kind in kinds]
 
 
 async def since_any(db: Database, namespaces: list[Namespace], after: datetime,
