@@ -21,7 +21,8 @@ def check_range(value: datetime) -> datetime:
         instant = LATEST + timedelta(seconds=1)
     if not EARLIEST.replace(tzinfo=None) <= instant.replace(tzinfo=None) <= \
             LATEST.replace(tzinfo=None):
-        raise ValueError(f"a time must lie between {EARLIEST:%Y-%m-%d} and {LATEST:%Y-%m-%d}")
+        raise ValueError(f"a time must lie between {EARLIEST.date().isoformat()} and "
+                         f"{LATEST.date().isoformat()}")
     return value
 
 
