@@ -110,6 +110,14 @@ async def ns(db: Database) -> AsyncIterator[str]:
 
 
 @pytest.fixture
+async def other(db: Database) -> AsyncIterator[str]:
+    """A second fresh namespace: another tenant, or where a copy is imported."""
+    name = f"test/{uuid.uuid4().hex[:12]}"
+    yield name
+    await delete_namespace(db, name)
+
+
+@pytest.fixture
 def gql(client: httpx.AsyncClient, admin_token: str) -> GraphQLClient:
     return GraphQLClient(client, admin_token)
 

@@ -12,7 +12,7 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -30,7 +30,6 @@ from graphmem.events.targets import check_url, pinned
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, fact
-from tests.support.graph import delete_namespace
 
 ADD = """mutation($ns: String!, $url: String!, $kinds: [MemoryEventKind!]) {
   addWebhook(namespace: $ns, url: $url, kinds: $kinds) { secret webhook { id url kinds } } }"""
@@ -215,14 +214,6 @@ class Answering:
         finally:
             self.done.set()
             writer.close()
-
-
-@pytest.fixture
-async def other(db: Database) -> AsyncIterator[str]:
-    """A second namespace, another tenant's."""
-    name = f"test/{uuid.uuid4().hex[:12]}"
-    yield name
-    await delete_namespace(db, name)
 
 
 async def dispatched(db: Database, settings: Settings, *namespaces: str) -> float:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,17 +20,10 @@ from graphmem.portability.importing import import_lines
 from tests.portability.files import exported, lines
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, PROVENANCE, fact
-from tests.support.graph import delete_namespace, namespace_contents
+from tests.support.graph import namespace_contents
 
 LINK = {"at": {"$datetime": "2026-05-01T09:00:00+00:00"}, "strategy": "recency",
         "actor": "someone", "reason": "newer"}
-
-
-@pytest.fixture
-async def other(db: Database) -> AsyncIterator[str]:
-    name = f"test/{uuid.uuid4().hex[:12]}"
-    yield name
-    await delete_namespace(db, name)
 
 
 async def _facts(gql: GraphQLClient, ns: str, n: int) -> list[str]:

@@ -5,8 +5,6 @@ refused; no namespace deletes an archive object outside its own prefix."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,17 +18,10 @@ from graphmem.portability.importing import import_lines
 from tests.archive.test_tiering import EPISODES, REHYDRATE, _archived
 from tests.portability.files import exported, lines
 from tests.support.client import GraphQLClient
-from tests.support.graph import delete_namespace, namespace_contents
+from tests.support.graph import namespace_contents
 
 ERASE = """mutation($ns: String!, $ids: [String!]!) { eraseEpisodes(namespace: $ns, ids: $ids) {
   verified } }"""
-
-
-@pytest.fixture
-async def other(db: Database) -> AsyncIterator[str]:
-    name = f"test/{uuid.uuid4().hex[:12]}"
-    yield name
-    await delete_namespace(db, name)
 
 
 def _episodes(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

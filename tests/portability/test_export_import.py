@@ -8,7 +8,6 @@ import contextlib
 import dataclasses
 import json
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -89,13 +88,6 @@ def without_ids(value: Any, ids: dict[str, str]) -> Any:
     if isinstance(value, list):
         return [without_ids(v, ids) for v in value]
     return ids.get(value, value) if isinstance(value, str) else value
-
-
-@pytest.fixture
-async def other(db: Database) -> AsyncIterator[str]:
-    name = f"test/{uuid.uuid4().hex[:12]}"
-    yield name
-    await delete_namespace(db, name)
 
 
 async def a_memory(gql: GraphQLClient, ns: str) -> None:

@@ -4,8 +4,6 @@ forgotten, its edge agreeing with its statement node, and `traverse` and `facts`
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,7 +14,7 @@ from graphmem.portability.importing import import_lines
 from tests.portability.files import exported, lines
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, fact, said
-from tests.support.graph import delete_namespace, edges_and_statements
+from tests.support.graph import edges_and_statements
 
 FORGET = """mutation($ns: String!, $id: ID!) { forgetFact(namespace: $ns, factId: $id,
   reason: "I never liked herons") { id status forgottenAt } }"""
@@ -27,13 +25,6 @@ TRAVERSE = """query($ns: String!) { traverse(namespace: $ns, from: "user", depth
   edges { fact { id status } } } }"""
 ASSERT_AS = """mutation($ns: String!, $facts: [FactInput!]!) { assertFacts(namespace: $ns,
   facts: $facts) { outcome } }"""
-
-
-@pytest.fixture
-async def other(db: Database) -> AsyncIterator[str]:
-    name = f"test/{uuid.uuid4().hex[:12]}"
-    yield name
-    await delete_namespace(db, name)
 
 
 async def _statement(db: Database, ns: str, fact_id: str) -> list[str]:

@@ -6,8 +6,7 @@ and through `graphmem import`."""
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,20 +19,13 @@ from tests.portability.files import exported, lines
 from tests.portability.test_cli import graphmem
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, fact, said
-from tests.support.graph import delete_namespace, namespace_contents
+from tests.support.graph import namespace_contents
 
 EPISODES = """query($ns: String!) { episodes(namespace: $ns, first: 50) { nodes {
   externalId kind content metadata sensitivity } } }"""
 SEARCH = """query($ns: String!) { search(namespace: $ns, query: "heron", limit: 5) {
   hits { score } } }"""
 Change = Callable[[dict[str, Any]], None]
-
-
-@pytest.fixture
-async def other(db: Database) -> AsyncIterator[str]:
-    name = f"test/{uuid.uuid4().hex[:12]}"
-    yield name
-    await delete_namespace(db, name)
 
 
 async def a_memory(gql: GraphQLClient, db: Database, ns: str) -> list[dict[str, Any]]:
