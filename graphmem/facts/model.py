@@ -95,3 +95,13 @@ class Fact:
     @property
     def cursor(self) -> str:
         return time_cursor(self.recorded_at, self.id)
+
+
+def literal_text(datatype: str | None, key: str) -> str:
+    """A literal value as people read it: an integral number without ".0" (``Sam age 34``,
+    not ``34.0``). Its key (``repr`` of the float) is left as stored: it is its identity."""
+    if datatype == "number":
+        number = float(key)
+        if number.is_integer() and abs(number) < 1e15:
+            return str(int(number))
+    return key

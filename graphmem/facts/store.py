@@ -26,7 +26,7 @@ from graphmem.episodes import store as episodes
 from graphmem.facts import entities, policies, resolution
 from graphmem.facts import plan_writer as resolution_store
 from graphmem.facts.intervals import Interval
-from graphmem.facts.model import MACHINE_SOURCES, Fact, Outcome, Source
+from graphmem.facts.model import MACHINE_SOURCES, Fact, Outcome, Source, literal_text
 
 MAX_EVIDENCE = 100
 
@@ -137,7 +137,7 @@ def _prepare(new: NewFact, index: int, clean: Callable[[str, str], str]) -> _Pre
                                field="object")
         literal = new.value.typed() if new.value is not None else None
         object_name = clean(new.object, "object") if new.object is not None \
-            else str(literal[2] if literal else "")
+            else literal_text(literal[0], literal[2]) if literal else ""
         check_confidence(new.confidence)
         for name, moment in (("validFrom", new.valid_from), ("validTo", new.valid_to)):
             if moment is not None:

@@ -17,7 +17,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import require_aware, to_native
 from graphmem.db.database import Database, Row
 from graphmem.facts import entities
-from graphmem.facts.model import CURRENT, FactStatus
+from graphmem.facts.model import CURRENT, FactStatus, literal_text
 
 MAX_DEPTH = 4
 MAX_EDGES = 1000
@@ -119,4 +119,5 @@ def _check(walk: Walk) -> list[str] | None:
 def _node(row: Row, depth: int) -> Node:
     if row["entity"]:
         return Node(row["id"], "entity", row["name"], row.get("type"), depth)
-    return Node(row["id"], "value", row["key"], row.get("datatype"), depth)
+    return Node(row["id"], "value", literal_text(row.get("datatype"), row["key"]),
+                row.get("datatype"), depth)
