@@ -178,12 +178,21 @@ async def _browser_style(request: Request) -> Response:
 
 
 async def _readyz(request: Request) -> JSONResponse:
+    """Ready: started, Neo4j reachable, and, if Neo4j failed by itself since (a full disk, a
+    panicked kernel: it answers, but writes nothing until it is restarted), writing again.
+    Only then does it cost a write, so a load balancer's polling costs nothing otherwise."""
     runtime: Runtime = request.app.state.runtime
-    if runtime.ready:
-        try:
-            await asyncio.wait_for(runtime.db.driver.verify_connectivity(), timeout=2.0)
-            return JSONResponse({"status": "ready"})
-        except Exception:  # any failure means "not ready", said plainly
-            reason = f"Neo4j at {runtime.db.uri} is unreachable"
-            return JSONResponse({"status": "not ready", "reason": reason}, status_code=503)
-    return JSONResponse({"status": "not ready", "reason": runtime.problem}, status_code=503)
+    if not runtime.ready:
+        return _not_ready(runtime.problem)
+    db = runtime.db
+    try:
+        await asyncio.wait_for(db.driver.verify_connectivity(), timeout=2.0)
+    except Exception:  # any failure means "not ready", said plainly
+        return _not_ready(f"Neo4j at {db.uri} is unreachable")
+    if db.health.failure is not None and not await db.writes_again():
+        return _not_ready(db.health.failure)
+    return JSONResponse({"status": "ready"})
+
+
+def _not_ready(reason: str | None) -> JSONResponse:
+    return JSONResponse({"status": "not ready", "reason": reason}, status_code=503)

@@ -69,6 +69,7 @@ class Settings(BaseSettings):
     # writers to one entity, a leader change, a restart) before the client gets a retryable
     # DATABASE_UNAVAILABLE. Contended writes need the time: 20 clients writing one entity at
     # once all succeed at 30 s (the driver's default), not all at 10 s on a loaded machine.
+    # Plus neo4j_timeout_s, it bounds how long any request waits for Neo4j (db/database.py).
     neo4j_max_retry_s: float = Field(30.0, ge=0)
     # No request may hold the database: Neo4j ends a transaction that runs longer (the driver
     # sends the bound with every statement and transaction) and the client gets QUERY_TIMEOUT.

@@ -7,6 +7,13 @@ mutation is exactly one transaction, retried by the driver on transient errors.
 Every statement and transaction carries a time bound that Neo4j enforces (``timeout_s``; the
 longer ``admin_timeout_s`` through ``Database.admin``): one slow request ends with
 ``QueryTimeout`` instead of holding the database for every other tenant.
+
+Every operation also waits at most ``max_retry_s`` plus its statement bound in all, retries
+included, then answers ``DatabaseUnavailable`` (retryable): a Neo4j that stops answering
+(killed, frozen, its host gone) had held requests for a minute before they answered, past
+the client's timeout, which then reported committed writes as failed. And Neo4j's own
+failures (``Neo.DatabaseError.*``: a full disk, a panicked kernel) are ``DatabaseUnavailable``
+too, remembered in ``Database.health`` so that ``/readyz`` says so until Neo4j writes again.
 """
 
 from __future__ import annotations
@@ -38,7 +45,10 @@ from neo4j import (
 from neo4j.exceptions import (
     AuthError,
     ClientError,
+    DatabaseError,
+    DriverError,
     IncompleteCommit,
+    Neo4jError,
     ServiceUnavailable,
     SessionExpired,
     TransientError,
@@ -65,6 +75,10 @@ T = TypeVar("T")
 UNAVAILABLE = (ServiceUnavailable, SessionExpired, TransientError, IncompleteCommit)
 Row = dict[str, Any]
 _GRAPH_OBJECTS = (Node, Relationship, Path)
+# How long the driver may take to open one connection (TCP and the Bolt handshake); its
+# default, 30 s, let a Neo4j that accepted connections but never answered (SIGSTOPped, or
+# its host gone) use up a request's whole budget on one attempt.
+CONNECT_S = 5.0
 
 
 def group_rows(rows: list[Row], keys: list[str], key: str,
@@ -185,6 +199,14 @@ class Snapshot:
 
 
 @dataclass
+class Health:
+    """What Neo4j last failed with (``Neo.DatabaseError.*``), until a write shows it works
+    again (``Database.writes_again``). One per driver, shared by ``Database.admin``'s copies."""
+
+    failure: str | None = None
+
+
+@dataclass
 class Database:
     driver: AsyncDriver
     name: str
@@ -193,6 +215,56 @@ class Database:
     timeout_s: float = 15.0  # how long Neo4j lets one statement or transaction run
     admin_timeout_s: float = 600.0  # the same for administrative work (``admin``)
     round_trips: int = field(default=0)
+    health: Health = field(default_factory=Health)
+
+    @property
+    def patience_s(self) -> float:
+        """How long one operation waits for Neo4j in all, retries included."""
+        return self.max_retry_s + self.timeout_s
+
+    @contextlib.asynccontextmanager
+    async def _answering(self, bound_s: float) -> AsyncIterator[None]:
+        """Wait at most ``bound_s`` for what runs inside, and type Neo4j's own failures: a
+        Neo4j that stops answering mid-statement is never heard from again (the statement's
+        bound is enforced by the server), and a full disk's error was an INTERNAL."""
+        try:
+            async with asyncio.timeout(bound_s):
+                yield
+        except TimeoutError:
+            raise DatabaseUnavailable(f"Neo4j at {self.uri} did not answer within "
+                                      f"{bound_s:g} s") from None
+        except DatabaseError as exc:
+            raise self._failed(exc) from None
+
+    def _failed(self, exc: DatabaseError) -> DatabaseUnavailable:
+        """Neo4j failed by itself, not the request: remembered for ``/readyz``. Only its
+        code is kept and logged; its message may quote stored values."""
+        code = exc.code or "Neo.DatabaseError"
+        self.health.failure = (
+            f"Neo4j at {self.uri} failed ({code}): it may be out of disk space or need a "
+            "restart; free space if its disk is full, restart it, and see its log "
+            "(graphmem neo4j logs) for the cause")
+        log.error("Neo4j failed with %s; /readyz says not ready until it writes again", code)
+        return DatabaseUnavailable(self.health.failure, neo4jCode=code)
+
+    async def writes_again(self, timeout_s: float = 2.0) -> bool:
+        """After a failure: whether Neo4j commits a write now (one small node, written over
+        and over). The failure is forgotten when it does, unless another came meanwhile."""
+        seen = self.health.failure
+        try:
+            async with asyncio.timeout(timeout_s):
+                # No bookmarks: a Neo4j restored from a backup may never reach the
+                # transactions this process saw committed, and would be waited for.
+                await self.driver.execute_query(self._query("system/write_probe"),
+                                                database_=self.name, bookmark_manager_=None,
+                                                routing_=RoutingControl.WRITE)
+        except (Neo4jError, DriverError, TimeoutError, OSError) as exc:
+            log.warning("the write probe failed: %s %s", type(exc).__name__,
+                        getattr(exc, "code", None) or "")
+            return False
+        if self.health.failure == seen:
+            self.health.failure = None
+        return True
 
     def admin(self) -> Database:
         """This database for long administrative work (migrations, erasing a namespace,
@@ -206,6 +278,11 @@ class Database:
         """One read, in an auto-commit transaction: one round trip, where a managed one
         (``execute_query``) also waits for a COMMIT (0.7 of a 2 ms read). A read is safe to
         repeat, so what the driver would retry is retried here, for up to ``max_retry_s``."""
+        async with self._answering(self.patience_s):
+            rows = await self._read_retrying(name, params)
+        return rows
+
+    async def _read_retrying(self, name: str, params: dict[str, Any]) -> list[Row]:
         deadline = time.monotonic() + self.max_retry_s
         delay = 0.05
         while True:
@@ -232,18 +309,19 @@ class Database:
 
     async def write(self, name: str, /, **params: Any) -> list[Row]:
         """One write, as its own transaction (retried by the driver on transient errors)."""
-        await _before(self, params)
-        self.round_trips += 1
-        try:
-            with (metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span,
-                  _bounded(self.timeout_s)):
-                records, _, _ = await self.driver.execute_query(
-                    self._query(name), bolt.masked(_keyed(name, params)), database_=self.name,
-                    routing_=RoutingControl.WRITE)
-                rows = rows_of(records)
-                _count_rows(span, rows)
-        except UNAVAILABLE as exc:
-            raise self._retryable(exc) from exc
+        async with self._answering(self.patience_s):
+            await _before(self, params)
+            self.round_trips += 1
+            try:
+                with (metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span,
+                      _bounded(self.timeout_s)):
+                    records, _, _ = await self.driver.execute_query(
+                        self._query(name), bolt.masked(_keyed(name, params)),
+                        database_=self.name, routing_=RoutingControl.WRITE)
+                    rows = rows_of(records)
+                    _count_rows(span, rows)
+            except UNAVAILABLE as exc:
+                raise self._retryable(exc) from exc
         return rows
 
     @contextlib.asynccontextmanager
@@ -252,7 +330,8 @@ class Database:
         see the same committed state, and no more than the driver's fetch size is held. A
         whole namespace streams through it: it has the administrative bound."""
         with _bounded(self.admin_timeout_s):
-            async with self._session(READ_ACCESS) as session:
+            async with (self._answering(self.max_retry_s + self.admin_timeout_s),
+                        self._session(READ_ACCESS) as session):
                 tx = await session.begin_transaction(timeout=self.admin_timeout_s)
                 try:
                     yield Snapshot(tx, self)
@@ -287,7 +366,7 @@ class Database:
             committed = False
             try:
                 with _bounded(self.timeout_s):
-                    async with self._session() as session:
+                    async with self._answering(self.patience_s), self._session() as session:
                         result = await session.execute_write(unit)
                         committed = True
                 return result
@@ -304,15 +383,17 @@ class Database:
         building an index is administrative work."""
         self.round_trips += 1
         with _bounded(self.admin_timeout_s):
-            await self.driver.execute_query(Query(text, timeout=self.admin_timeout_s),
-                                            bolt.masked(params), database_=self.name)
+            async with self._answering(self.max_retry_s + self.admin_timeout_s):
+                await self.driver.execute_query(Query(text, timeout=self.admin_timeout_s),
+                                                bolt.masked(params), database_=self.name)
 
     async def run_auto(self, name: str, /, **params: Any) -> None:
         """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``): a
         migration's, administrative work."""
         self.round_trips += 1
         with self.span(name), _bounded(self.admin_timeout_s):
-            async with self.driver.session(database=self.name) as session:
+            async with (self._answering(self.max_retry_s + self.admin_timeout_s),
+                        self.driver.session(database=self.name) as session):
                 result = await session.run(Query(statement(name), timeout=self.admin_timeout_s),
                                            bolt.masked(params))
                 await result.consume()
@@ -356,9 +437,14 @@ def open_database(settings: Settings) -> Database:
     uri, user, password = connection_target(settings)
     bolt.install_fast_utc()
     # Notifications are for people writing Cypher in a console, not for service logs.
-    driver = AsyncGraphDatabase.driver(uri, auth=(user, password),
-                                       notifications_min_severity="OFF",
-                                       max_transaction_retry_time=settings.neo4j_max_retry_s)
+    # A request's worst case is its budget (``Database.patience_s``): the driver's retries
+    # stop at ``neo4j_max_retry_s``, one connection takes at most CONNECT_S to open, and
+    # waiting for a free one never outlasts the budget either.
+    driver = AsyncGraphDatabase.driver(
+        uri, auth=(user, password), notifications_min_severity="OFF",
+        max_transaction_retry_time=settings.neo4j_max_retry_s,
+        connection_timeout=min(CONNECT_S, settings.neo4j_timeout_s),
+        connection_acquisition_timeout=settings.neo4j_max_retry_s + settings.neo4j_timeout_s)
     return Database(driver=driver, name=settings.neo4j_database, uri=uri,
                     max_retry_s=settings.neo4j_max_retry_s, timeout_s=settings.neo4j_timeout_s,
                     admin_timeout_s=settings.neo4j_admin_timeout_s)

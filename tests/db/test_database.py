@@ -119,3 +119,15 @@ async def test_a_request_past_its_bound_is_a_typed_graphql_error(
     assert time.monotonic() - started < BOUND_S + SLACK_S
     assert [e["extensions"]["code"] for e in body["errors"]] == ["QUERY_TIMEOUT"]
     assert "retryable" not in body["errors"][0]["extensions"]
+
+
+async def test_a_failure_is_remembered_by_every_copy_of_the_database(
+        settings: Settings) -> None:
+    """Neo4j's own failure, met through ``admin()``'s copy (an erasure, an export), is the
+    process's: /readyz reads it from the runtime's Database."""
+    db = open_database(settings)
+    try:
+        assert db.admin().health is db.health
+        assert db.patience_s == settings.neo4j_max_retry_s + settings.neo4j_timeout_s
+    finally:
+        await db.close()
