@@ -12,7 +12,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -234,18 +234,44 @@ async def test_a_full_disk_is_typed_and_not_ready_until_neo4j_writes_again(
         assert "turn 0 of" not in ready.text  # no stored value
     finally:
         filler.unlink()
-    # Room again, but the panicked Neo4j writes nothing, before its restart or after it.
-    assert httpx.get(f"{faulty.url}/readyz", timeout=10).status_code == 503
-    faulty.neo4j.stop()
-    faulty.neo4j.start()
-    assert httpx.get(f"{faulty.url}/readyz", timeout=10).status_code == 503
-    faulty.neo4j.stop()
-    for part in faulty.data.iterdir():  # the store restored: a new one
-        shutil.rmtree(part) if part.is_dir() else part.unlink()
-    faulty.neo4j.start()
-    for _ in range(60):
-        if httpx.get(f"{faulty.url}/readyz", timeout=10).status_code == 200:
-            break
+    # Room again. Whether Neo4j writes again depends on where the full disk cut its last
+    # append: sometimes it does at once; a torn entry in its transaction log makes Neo4j 5.26
+    # refuse to recover the store ("recovery not possible"), before a restart and after it,
+    # until the store is restored (here: a new, empty one). /readyz follows, by itself.
+    repairs: list[tuple[Callable[[], None], float]] = [
+        (_nothing, 10), (_restart(faulty), 10), (_restore(faulty), 30)]
+    for repair, wait_s in repairs:
+        repair()
+        if await _ready_within(faulty.url, wait_s):
+            return
+        reason = httpx.get(f"{faulty.url}/readyz", timeout=10).json()["reason"]
+        assert "Neo.DatabaseError" in reason or "unreachable" in reason, reason
+    pytest.fail(f"not ready once Neo4j writes: {httpx.get(f'{faulty.url}/readyz').text}")
+
+
+def _nothing() -> None:
+    """Room again, and nothing more."""
+
+
+def _restart(faulty: Faulty) -> Callable[[], None]:
+    def restart() -> None:
+        faulty.neo4j.stop()
+        faulty.neo4j.start()
+    return restart
+
+
+def _restore(faulty: Faulty) -> Callable[[], None]:
+    def restore() -> None:
+        faulty.neo4j.stop()
+        for part in faulty.data.iterdir():  # the store restored: a new one
+            shutil.rmtree(part) if part.is_dir() else part.unlink()
+        faulty.neo4j.start()
+    return restore
+
+
+async def _ready_within(url: str, seconds: float) -> bool:
+    for _ in range(int(seconds * 2)):
+        if httpx.get(f"{url}/readyz", timeout=10).status_code == 200:
+            return True
         await asyncio.sleep(0.5)
-    else:
-        pytest.fail(f"not ready once Neo4j writes: {httpx.get(f'{faulty.url}/readyz').text}")
+    return False
