@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
 import httpx
 import pytest
@@ -45,7 +46,7 @@ async def test_merges_aliases_and_walks_stay_in_their_namespace(
         key = GraphQLClient(client, await create_key(db, "hostile-entities", grants=[ns],
                                                      admin=False))
         own = await _memory(db, ns)
-        refused = [
+        refused: list[tuple[str, dict[str, Any], str]] = [
             (MERGE, {"from": "Alice", "into": "Alice"}, "INVALID_INPUT"),
             (MERGE, {"from": "Alice", "into": " ALICE "}, "INVALID_INPUT"),
             (MERGE, {"from": "Zed", "into": "Alice"}, "NOT_FOUND"),  # only the other has Zed
