@@ -150,3 +150,21 @@ async def test_a_mutation_is_never_run_from_a_get(tenants: Tenants, client: http
                               headers={"Authorization": f"Bearer {tenants.key.token}"})
     assert answer.status_code == 400
     assert await namespace_contents(db, tenants.own) == before
+
+
+async def test_time_words_at_the_calendar_edges_are_answered(tenants: Tenants) -> None:
+    """Time words resolved against a reference time at either end of the calendar fall
+    outside it ("10000 years ago" in year 100): no range, never an error."""
+    document = """query($ns: String!, $q: String!, $at: DateTime) {
+      search(namespace: $ns, query: $q, referenceTime: $at) { hits { kind } }
+      recall(namespace: $ns, query: $q, referenceTime: $at) { tokensUsed } }"""
+    for query in ("apples 10000 years ago", "apples 999999999 days ago", "apples next year",
+                  "apples in 100 years", "apples on 31 December 9899", "apples yesterday",
+                  "apples on 1 January 0100", "apples 5 minutes ago"):
+        for at in ("0100-01-01T00:00:00Z", "9899-12-31T23:59:59Z", None):
+            body = await tenants.key(document, ns=tenants.own, q=query, at=at)
+            assert _code(body) is None, (query, at, body.get("errors"))
+    inverted = await tenants.key("""query($ns: String!) { search(namespace: $ns,
+        query: "apples", from: "2030-01-01T00:00:00Z", to: "2020-01-01T00:00:00Z") {
+        hits { kind } } }""", ns=tenants.own)
+    assert _code(inverted) is None and inverted["data"]["search"]["hits"] == []
