@@ -14,7 +14,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLHTTPResponse
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types import ExecutionResult
 
 from graphmem.api.context import Context, Subscriptions
 from graphmem.api.gate import Gate, Unreadable, decode_json
@@ -63,6 +65,16 @@ class GraphQLView(GraphQL[Context, None]):
                            "aliases, fields or smaller pages)",
                 "extensions": {"code": "QUERY_TOO_COSTLY", "limit": limit}}]})
         return text
+
+    async def process_result(self, request: Any, result: ExecutionResult) -> GraphQLHTTPResponse:
+        """Errors raised before any extension runs (a syntax error, a document past the token
+        limit, a lone surrogate in a string literal) came without a code; every error of an
+        answer is typed, these as the request's own: GRAPHQL_VALIDATION."""
+        answer = await super().process_result(request, result)
+        for error in answer.get("errors") or []:
+            if isinstance(error, dict):  # each is graphql-core's formatted error
+                error.setdefault("extensions", {}).setdefault("code", "GRAPHQL_VALIDATION")
+        return answer
 
     async def get_context(self, request: Any, response: Any) -> Context:
         runtime = request.app.state.runtime

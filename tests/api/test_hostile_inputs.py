@@ -168,3 +168,15 @@ async def test_time_words_at_the_calendar_edges_are_answered(tenants: Tenants) -
         query: "apples", from: "2030-01-01T00:00:00Z", to: "2020-01-01T00:00:00Z") {
         hits { kind } } }""", ns=tenants.own)
     assert _code(inverted) is None and inverted["data"]["search"]["hits"] == []
+
+
+async def test_every_error_of_a_malformed_document_is_typed(tenants: Tenants) -> None:
+    """Errors raised while parsing, before any extension ran, came without a code."""
+    for document in ("{ x", "query { episodes(", "}}}}",
+                     "{ __typename " + "@skip(if: false) " * 5_000 + "}",
+                     '{ search(namespace: "a", query: "\\ud800") { hits { kind } } }',
+                     "{ nope }", "query Q { __typename } query Q { __typename }"):
+        body = await tenants.key(document)
+        assert body["errors"], document[:40]
+        assert {e["extensions"]["code"] for e in body["errors"]} == {"GRAPHQL_VALIDATION"}, \
+            (document[:40], body["errors"])
