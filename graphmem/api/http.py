@@ -9,6 +9,7 @@ import json
 from contextlib import suppress
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -48,6 +49,18 @@ class GraphQLView(GraphQL[Context, None]):
         self.settings = settings
         self.gate = gate
         self.subscriptions = Subscriptions()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Requests strawberry refuses before GraphQL runs (no query, a query that is not a
+        string, a mutation by GET) were answered in plain text; they are typed JSON too."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as exc:
+            response = _error(exc.status_code, "GRAPHQL_VALIDATION", exc.reason)
+        await response(scope, receive, send)
 
     def decode_json(self, data: str | bytes) -> object:
         """JSON nested deeper than the parser's stack (metadata 980 levels deep) or bytes that

@@ -180,3 +180,18 @@ async def test_every_error_of_a_malformed_document_is_typed(tenants: Tenants) ->
         assert body["errors"], document[:40]
         assert {e["extensions"]["code"] for e in body["errors"]} == {"GRAPHQL_VALIDATION"}, \
             (document[:40], body["errors"])
+
+
+async def test_requests_refused_before_graphql_runs_are_typed_json(
+        tenants: Tenants, client: httpx.AsyncClient) -> None:
+    """No query, a query that is not a string, a mutation by GET: plain text before."""
+    headers = {"Authorization": f"Bearer {tenants.key.token}"}
+    answers = [await client.post("/graphql", json=payload, headers=headers)
+               for payload in ({}, {"query": ""}, {"query": 1}, {"query": None},
+                               {"query": ["{ __typename }"]})]
+    answers.append(await client.get("/graphql", headers=headers, params={
+        "query": "mutation { setExtraction(namespace: \"x\") { extract } }"}))
+    for answer in answers:
+        assert answer.status_code == 400, answer.text
+        assert answer.headers["content-type"].startswith("application/json"), answer.text
+        assert answer.json()["errors"][0]["extensions"]["code"] == "GRAPHQL_VALIDATION"
