@@ -9,12 +9,15 @@ import json
 from contextlib import suppress
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLHTTPResponse
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types import ExecutionResult
 
 from graphmem.api.context import Context, Subscriptions
 from graphmem.api.gate import Gate, Unreadable, decode_json
@@ -47,6 +50,18 @@ class GraphQLView(GraphQL[Context, None]):
         self.gate = gate
         self.subscriptions = Subscriptions()
 
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Requests strawberry refuses before GraphQL runs (no query, a query that is not a
+        string, a mutation by GET) were answered in plain text; they are typed JSON too."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as exc:
+            response = _error(exc.status_code, "GRAPHQL_VALIDATION", exc.reason)
+        await response(scope, receive, send)
+
     def decode_json(self, data: str | bytes) -> object:
         """JSON nested deeper than the parser's stack (metadata 980 levels deep) or bytes that
         are not UTF-8 are the client's error, answered as a typed 400, not a plain 500."""
@@ -63,6 +78,16 @@ class GraphQLView(GraphQL[Context, None]):
                            "aliases, fields or smaller pages)",
                 "extensions": {"code": "QUERY_TOO_COSTLY", "limit": limit}}]})
         return text
+
+    async def process_result(self, request: Any, result: ExecutionResult) -> GraphQLHTTPResponse:
+        """Errors raised before any extension runs (a syntax error, a document past the token
+        limit, a lone surrogate in a string literal) came without a code; every error of an
+        answer is typed, these as the request's own: GRAPHQL_VALIDATION."""
+        answer = await super().process_result(request, result)
+        for error in answer.get("errors") or []:
+            if isinstance(error, dict):  # each is graphql-core's formatted error
+                error.setdefault("extensions", {}).setdefault("code", "GRAPHQL_VALIDATION")
+        return answer
 
     async def get_context(self, request: Any, response: Any) -> Context:
         runtime = request.app.state.runtime

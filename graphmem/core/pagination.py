@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from graphmem.core.errors import InvalidInput
+from graphmem.core.timeutil import check_range
 
 T = TypeVar("T")
 
@@ -26,7 +27,8 @@ def decode_cursor(cursor: str | None, parse: Callable[[list[Any]], T]) -> T | No
         key = json.loads(base64.urlsafe_b64decode(cursor.encode()))
         if isinstance(key, list):
             return parse(key)
-    except (IndexError, ValueError, TypeError):
+    # RecursionError: nested past the parser's stack; OverflowError: int(1e400)
+    except (IndexError, ValueError, TypeError, OverflowError, RecursionError):
         pass
     raise InvalidInput("malformed cursor: pass an endCursor you were given", field="after")
 
@@ -37,7 +39,7 @@ def instant(text: Any) -> datetime:
     moment = datetime.fromisoformat(str(text))
     if moment.tzinfo is None:
         raise ValueError("a cursor's moment has a UTC offset")
-    return moment
+    return check_range(moment)  # 9999-12-31T23:59:59-14:00 overflowed into year 10000
 
 
 def time_cursor(at: datetime, item_id: str) -> str:

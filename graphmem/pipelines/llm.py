@@ -78,6 +78,8 @@ class LLM:
             return model.model_validate(json.loads(_unfenced(text))), usage
         except json.JSONDecodeError as exc:
             raise LLMError(f"the LLM returned malformed JSON ({exc.msg} at {exc.pos})") from None
+        except RecursionError:  # a steered model can nest past the parser's stack
+            raise LLMError("the LLM returned malformed JSON (nested too deeply)") from None
         except ValidationError as exc:
             where = "; ".join(".".join(map(str, e["loc"])) + ": " + e["type"]
                               for e in exc.errors()[:3])

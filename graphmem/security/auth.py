@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,6 +30,7 @@ from graphmem.core.namespaces import Namespace, grant_matches, parse_namespace
 from graphmem.db.database import Database
 
 _PREFIX = "gm_"
+MAX_NAME = 100  # a label, e.g. the application using the key
 
 
 class ApiKey(AsyncStructuredNode):
@@ -114,6 +116,7 @@ async def authenticate(db: Database, authorization: str | None,
 
 async def create_key(db: Database, name: str, grants: list[str], admin: bool) -> str:
     """Store a new key and return its token; the token is shown once and never again."""
+    _check_name(name)
     for grant in grants:
         if grant != "*":
             parse_namespace(grant.removesuffix("/*"))
@@ -125,6 +128,15 @@ async def create_key(db: Database, name: str, grants: list[str], admin: bool) ->
     key = ApiKey(key_id=key_id, name=name, hash=hash_secret(token), grants=grants, admin=admin)
     await key.save()
     return token
+
+
+def _check_name(name: str) -> None:
+    """A key's name is printed by `graphmem keys list` and recorded as the actor of all it
+    does (audit, jobs): a newline or a terminal escape in it forged lines there."""
+    if not name.strip() or len(name) > MAX_NAME or any(
+            unicodedata.category(c) in ("Cc", "Cf") for c in name):  # Cf: invisible
+        raise InvalidInput(f"a key's name is 1-{MAX_NAME} characters without control or "
+                           "invisible ones", field="name")
 
 
 async def list_keys(db: Database) -> list[ApiKey]:
