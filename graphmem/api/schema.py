@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -269,6 +270,19 @@ class Subscription:
                     "namespaces.")
 
 
+class _ParserCache(ParserCache):
+    """strawberry's parser cache parses as its hook begins, outside the handling that makes a
+    syntax error the request's error: a subscribe message with a syntax error (or over the
+    token limit) ended in a bare `complete` on a WebSocket. A document that does not parse is
+    left to strawberry's own parse, which reports it."""
+
+    def on_parse(self) -> Iterator[None]:
+        with contextlib.suppress(GraphQLError):
+            self.execution_context.graphql_document = self.cached_parse_document(
+                self.execution_context.query, **self.execution_context.parse_options)
+        yield
+
+
 class _ValidationCache(ValidationCache):
     """strawberry's cache validates every document it has not seen, overwriting errors found
     before it: a document the cost limit refused must not be walked by the validators."""
@@ -309,7 +323,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     # Factories, so every request gets fresh extension instances (the caches are shared).
     extensions: list[Callable[[], SchemaExtension]] = [
         partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
-        partial(ParserCache, maxsize=DOCUMENT_CACHE),
+        partial(_ParserCache, maxsize=DOCUMENT_CACHE),
         # Before the validators, which walk every fragment spread (and before their cache).
         partial(QueryCostLimit, max_cost=settings.max_query_cost, page=settings.max_page),
         partial(AddValidationRules, limits),

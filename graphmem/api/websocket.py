@@ -197,7 +197,7 @@ class SocketHandler(BaseGraphQLTransportWSHandler[Context, None]):
 def _well_formed(message: Mapping[str, Any]) -> bool:
     payload = message.get("payload")
     return (isinstance(message.get("id"), str) and isinstance(payload, dict)
-            and isinstance(payload.get("query"), str)
+            and isinstance(payload.get("query"), str) and payload["query"].strip() != ""
             and isinstance(payload.get("variables", {}), dict | None)
             and isinstance(payload.get("operationName", ""), str | None))
 

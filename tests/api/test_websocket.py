@@ -186,7 +186,7 @@ async def test_malformed_messages_before_init_close_with_4400(service: str, mess
 
 @pytest.mark.parametrize("payload", [
     None, [], "q", {}, {"query": 5}, {"query": "{ __typename }", "variables": []},
-    {"query": "{ __typename }", "operationName": 3}])
+    {"query": "{ __typename }", "operationName": 3}, {"query": ""}, {"query": " "}])
 async def test_malformed_subscribe_messages_close_with_4400(
         service: str, db: Database, ns: str, payload: object) -> None:
     token, _ = await narrow_key(db, ns)
@@ -202,3 +202,14 @@ async def test_a_subscription_sent_over_http_is_the_clients_error(
                                                              "variables": {"ns": ns}},
                                  headers={"Authorization": f"Bearer {admin_token}"})
     assert [e["extensions"]["code"] for e in answer.json()["errors"]] == ["INVALID_INPUT"]
+
+
+@pytest.mark.parametrize("query", ["{ x", "query { " + "a " * 6000 + "}", "{ nope }"])
+async def test_a_document_that_does_not_parse_or_validate_is_a_typed_error(
+        service: str, db: Database, ns: str, query: str) -> None:
+    """As over HTTP: GRAPHQL_VALIDATION for a syntax error or one over the token limit (a
+    bare `complete` before), and the socket goes on."""
+    token, _ = await narrow_key(db, ns)
+    async with socket(service, token) as ws:
+        assert error_codes(await operate(ws, "bad", query)) == ["GRAPHQL_VALIDATION"]
+        assert data(await operate(ws, "after", EPISODES, ns=ns))["episodes"]["nodes"] == []
