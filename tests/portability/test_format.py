@@ -31,6 +31,7 @@ NOT_EXPORTED = {  # label -> why it is not a namespace's memory
     "Webhook": "where events go, with its signing secret: set again where imported",
     "Delivery": "a webhook's delivery log",
     "NamespaceKey": "a key's salt: where it is the whole point that it can be destroyed",
+    "WriteProbe": "/readyz's one node proving Neo4j writes again (no namespace)",
 }
 CREATED = re.compile(r"(?:CREATE|MERGE)\s*\(\w*:(\w+)")
 
