@@ -226,6 +226,16 @@ async def _state(db: Database, ns: str) -> list[dict[str, Any]]:
     return [dict(row) for row in rows]
 
 
+async def _settled(db: Database, ns: str) -> list[dict[str, Any]]:
+    """The namespace's episodes once none waits to be embedded (ten seconds at most)."""
+    for _ in range(100):
+        state = await _state(db, ns)
+        if not any(row["waiting"] for row in state):
+            return state
+        await asyncio.sleep(0.1)
+    return await _state(db, ns)
+
+
 @pytest.mark.hostile("tenants")
 async def test_a_node_no_key_opens_never_holds_back_another_tenants(db: Database,
                                                                   ns: str) -> None:
@@ -233,16 +243,21 @@ async def test_a_node_no_key_opens_never_holds_back_another_tenants(db: Database
     it was claimed in, so another tenant's new turns stayed unembedded (22 minutes)."""
     other = f"{ns}-b"
     try:
-        await _turns(db, ns, "placeholder")
-        await db.driver.execute_query(  # as a value sealed under a key since dropped reads
-            "MATCH (e:Episode {ns: $ns}) SET e.content = $forged, e:EmbedPending "
-            "REMOVE e.embedding", {"ns": ns, "forged": FORGED}, database_=db.name)
+        # As a value sealed under a key since dropped reads, queued from the start: made as a
+        # plain turn and sealed after, the suite's own worker had embedded the plain one first.
+        await db.driver.execute_query(
+            "CREATE (:Episode:EmbedPending {ns: $ns, id: 'ep_' + randomUUID(), seq: 0, "
+            "kind: 'user_message', session_id: 's0', content: $forged, content_hash: 'x', "
+            "occurred_at: datetime('2026-01-01T09:00:00Z'), recorded_at: datetime()})",
+            {"ns": ns, "forged": FORGED}, database_=db.name)
         await _turns(db, other, "Porto, next month.", "I moved to Lisbon in May.")
         await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 500)
-        assert [(r["waiting"], r["vector"]) for r in await _state(db, other)] == [
+        # The suite's worker may hold some of them a moment longer: the same end either way.
+        assert [(r["waiting"], r["vector"]) for r in await _settled(db, other)] == [
             (False, True), (False, True)]
-        assert await _state(db, ns) == [{"content": FORGED, "waiting": False, "set_aside": True,
-                                         "error": "DecryptionFailed", "vector": False}]
+        assert await _settled(db, ns) == [{"content": FORGED, "waiting": False,
+                                           "set_aside": True, "error": "DecryptionFailed",
+                                           "vector": False}]
     finally:
         await delete_namespace(db, other)
 
