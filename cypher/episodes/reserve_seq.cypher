@@ -15,7 +15,8 @@ WITH s, sess, s.last_seq AS base
 SET s.last_seq = base + sess.count,
     s.pending_tokens = coalesce(s.pending_tokens, 0) + sess.tokens
 WITH sess, base,
-     EXISTS { MATCH (:ClosedSession {ns: $ns, session_id: sess.session_id}) } AS closed
+     EXISTS { MATCH (c:ClosedSession {ns: $ns, session_id: sess.session_id})
+              USING INDEX SEEK c:ClosedSession(ns, session_id) } AS closed
 CALL (sess) {
   MATCH (p:Episode {ns: $ns, session_id: sess.session_id})
   USING INDEX SEEK p:Episode(ns, session_id, occurred_at)

@@ -5,4 +5,5 @@ MERGE (s:Session {ns: $ns, session_id: $session_id})
   ON CREATE SET s.created_at = $now, s.updated_at = $now, s.last_seq = 0
 SET s.ephemeral_ttl_s = $ttl_s
 RETURN s {.session_id, .ephemeral_ttl_s, .updated_at} AS session,
-       EXISTS { MATCH (:ClosedSession {ns: $ns, session_id: $session_id}) } AS closed
+       EXISTS { MATCH (c:ClosedSession {ns: $ns, session_id: $session_id})
+                USING INDEX SEEK c:ClosedSession(ns, session_id) } AS closed
