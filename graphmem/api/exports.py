@@ -12,15 +12,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from graphmem.api.gate import Gate
+from graphmem.api.gate import Gate, http_refusal
 from graphmem.core.config import Settings
-from graphmem.core.errors import (
-    Forbidden,
-    GraphmemError,
-    InvalidInput,
-    RateLimited,
-    Unauthenticated,
-)
+from graphmem.core.errors import Forbidden, GraphmemError
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database
 from graphmem.governance import audit
@@ -29,8 +23,6 @@ from graphmem.portability.exporting import export
 from graphmem.portability.format import line
 from graphmem.security.auth import Principal
 
-STATUS = {Unauthenticated: 401, Forbidden: 403, InvalidInput: 400, RateLimited: 429}
-
 
 def export_route(settings: Settings, gate: Gate) -> Route:
     async def endpoint(request: Request) -> Response:
@@ -38,9 +30,7 @@ def export_route(settings: Settings, gate: Gate) -> Route:
         try:
             principal, ns = await _allowed(request, db, gate)
         except GraphmemError as exc:
-            status = next((s for kind, s in STATUS.items() if isinstance(exc, kind)), 503)
-            headers = ({"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited)
-                       else None)
+            status, headers = http_refusal(exc)
             return JSONResponse({"errors": [{"message": exc.message,
                                              "extensions": {"code": exc.code}}]}, status,
                                 headers=headers)

@@ -19,7 +19,15 @@ from collections import Counter
 from typing import Any, Protocol
 
 from graphmem.core.config import Settings
-from graphmem.core.errors import InvalidInput, NotReady, PayloadTooLarge, RateLimited
+from graphmem.core.errors import (
+    Forbidden,
+    GraphmemError,
+    InvalidInput,
+    NotReady,
+    PayloadTooLarge,
+    RateLimited,
+    Unauthenticated,
+)
 from graphmem.db.database import Database
 from graphmem.security.auth import ANONYMOUS_ADMIN, KeyCache, Principal, authenticate
 from graphmem.security.rate_limit import RateLimiter
@@ -106,6 +114,20 @@ class Gate:
         self._sockets[principal.key_id] -= 1
         if self._sockets[principal.key_id] <= 0:
             del self._sockets[principal.key_id]
+
+
+# The HTTP status of each kind of refusal, most specific first; anything else is Neo4j
+# being away (503).
+_STATUS: tuple[tuple[type[GraphmemError], int], ...] = (
+    (Unauthenticated, 401), (Forbidden, 403), (PayloadTooLarge, 413), (InvalidInput, 400),
+    (RateLimited, 429), (NotReady, 503))
+
+
+def http_refusal(exc: GraphmemError) -> tuple[int, dict[str, str] | None]:
+    """The status and headers an HTTP endpoint answers a refused request with."""
+    status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 503)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    return status, headers
 
 
 def _any_surrogate(value: Any) -> bool:

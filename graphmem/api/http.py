@@ -20,18 +20,11 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 
 from graphmem.api.context import Context, Subscriptions
-from graphmem.api.gate import Gate, Unreadable, decode_json
+from graphmem.api.gate import Gate, Unreadable, decode_json, http_refusal
 from graphmem.api.schema import build_schema
 from graphmem.api.websocket import SocketAdapter, SocketHandler
 from graphmem.core.config import Settings
-from graphmem.core.errors import (
-    GraphmemError,
-    InvalidInput,
-    NotReady,
-    PayloadTooLarge,
-    RateLimited,
-    Unauthenticated,
-)
+from graphmem.core.errors import GraphmemError, PayloadTooLarge
 from graphmem.observability import tracing
 from graphmem.observability.logs import request_id
 from graphmem.retrieval import background
@@ -157,14 +150,8 @@ async def _read_capped(request: Request, limit: int) -> bytes:
 
 def _refusal(exc: GraphmemError) -> Response:
     """A request the gate refused, with the HTTP status its kind has."""
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
-    return _error(_STATUS.get(type(exc), 503), exc.code, exc.message, headers,
-                  retryable=exc.retryable)
-
-
-_STATUS: dict[type[GraphmemError], int] = {
-    Unauthenticated: 401, PayloadTooLarge: 413, InvalidInput: 400, RateLimited: 429,
-    NotReady: 503}
+    status, headers = http_refusal(exc)
+    return _error(status, exc.code, exc.message, headers, retryable=exc.retryable)
 
 
 def _status_into(span: Any, send: Send) -> Send:
