@@ -281,12 +281,19 @@ async def test_a_text_the_embedder_refuses_is_set_aside_alone(db: Database, ns: 
     other = f"{ns}-b"
     later = datetime.now(UTC) + timedelta(hours=1)
     try:
-        await _turns(db, ns, "POISON pill")
-        await _turns(db, other, "Porto, next month.", "I moved to Lisbon in May.")
+        # Queued already leased: made as turns and leased after, the suite's own worker had
+        # embedded them first (seen on a fresh clone's CI run).
         await db.driver.execute_query(
-            "MATCH (e:Episode) WHERE e.ns IN [$ns, $other] "
-            "SET e:EmbedPending, e.embed_lease_until = $later REMOVE e.embedding",
-            {"ns": ns, "other": other, "later": to_native(later)}, database_=db.name)
+            "UNWIND $turns AS t CREATE (:Episode:EmbedPending {ns: t.ns, seq: t.i, "
+            "id: 'ep_' + randomUUID(), kind: 'user_message', session_id: 's' + t.i, "
+            "content: t.text, content_hash: 'x', recorded_at: datetime(), "
+            "occurred_at: datetime('2026-01-01T09:00:00Z') + duration({minutes: t.i}), "
+            "embed_lease_until: $later})",
+            {"later": to_native(later), "turns": [
+                {"ns": ns, "i": 0, "text": "POISON pill"},
+                {"ns": other, "i": 0, "text": "Porto, next month."},
+                {"ns": other, "i": 1, "text": "I moved to Lisbon in May."}]},
+            database_=db.name)
         claimed = await db.write("embeddings/claim", limit=10_000,
                                  now=to_native(later + timedelta(seconds=1)),
                                  lease_until=to_native(later + timedelta(hours=1)))
