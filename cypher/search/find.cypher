@@ -8,10 +8,13 @@
 // session and time, for the conversation priors; other kinds at most $limit.
 // Filters: episodes by session and time range; facts believed now and valid at $valid_at
 // unless $history; summaries by session (stale ones rank, and say so); an entity alias hit
-// counts for the entity it names. Archived episodes have no words left in the graph
-// (their content is a placeholder, which matched every query for "archived"): vector search
-// finds them by the embedding they keep. Lucene queries require the namespace's exact token
+// counts for the entity it names, and an entity is found while memory believes a fact about
+// it (one whose every fact was retracted or superseded is history). Archived episodes have
+// no words left in the graph (their content is a placeholder, which matched every query for
+// "archived"): vector search finds them by the embedding they keep. Lucene queries require the namespace's exact token
 // (ns_key), so no other namespace's text takes a candidate's place; `node.ns = $ns` checks it.
+// graphmem's own notes of changes (`note`: a correction's, a retraction's) are evidence for
+// history, not turns of the conversation: only $history brings them.
 // The vector indexes span namespaces and cannot filter, so each vector list also counts the
 // $k[kind] nearest that were close enough but filtered out: when that left the list short,
 // the caller asks again with a larger $k for that kind (paid only where other namespaces
@@ -21,6 +24,7 @@ CALL () {
   CALL db.index.fulltext.queryNodes('episode_search', lucene, {limit: $lucene_limit})
   YIELD node, score
   WHERE node.ns = $ns AND node.archived_at IS NULL  // its text is the archive's placeholder
+    AND ($history OR node.note IS NULL)
     AND ($session_id IS NULL OR node.session_id = $session_id)
     AND ($start IS NULL OR node.occurred_at >= $start)
     AND ($end IS NULL OR node.occurred_at < $end)
@@ -52,9 +56,10 @@ CALL () {
   CALL db.index.fulltext.queryNodes('entity_search', lucene, {limit: $limit * 4})
   YIELD node, score
   WHERE node.ns = $ns
-  WITH coalesce([(node)-[:ALIAS_OF]->(named) WHERE named.ns = $ns | named][0], node).id AS id,
+  WITH coalesce([(node)-[:ALIAS_OF]->(named) WHERE named.ns = $ns | named][0], node) AS entity,
        max(score) AS score
-  WITH id, score ORDER BY score DESC, id LIMIT $limit
+  WHERE $history OR EXISTS { (entity)<-[:SUBJECT|OBJECT]-(f) WHERE f.retracted_at IS NULL }
+  WITH entity.id AS id, score ORDER BY score DESC, id LIMIT $limit
   RETURN collect({id: id, score: score}) AS entity_bm25
 }
 CALL () {
@@ -62,7 +67,7 @@ CALL () {
   CALL db.index.vector.queryNodes('episode_embedding', $k.episode, vector)
   YIELD node, score
   WHERE score >= $min_score
-  WITH node, score, coalesce(node.ns = $ns
+  WITH node, score, coalesce(node.ns = $ns AND ($history OR node.note IS NULL)
     AND ($session_id IS NULL OR node.session_id = $session_id)
     AND ($start IS NULL OR node.occurred_at >= $start)
     AND ($end IS NULL OR node.occurred_at < $end), false) AS kept
@@ -100,7 +105,8 @@ CALL () {
   CALL db.index.vector.queryNodes('entity_embedding', $k.entity, vector)
   YIELD node, score
   WHERE score >= $min_score
-  WITH node, score, coalesce(node.ns = $ns, false) AS kept
+  WITH node, score, coalesce(node.ns = $ns AND ($history
+    OR EXISTS { (node)<-[:SUBJECT|OBJECT]-(f) WHERE f.retracted_at IS NULL }), false) AS kept
   ORDER BY score DESC, node.id
   RETURN {hits: collect(CASE WHEN kept THEN {id: node.id, score: score} END)[..$limit],
           filtered: count(CASE WHEN NOT kept THEN 1 END)} AS entity_vector
@@ -112,7 +118,7 @@ CALL (fact_bm25, fact_vector) {
   UNWIND [h IN fact_bm25 | h.id] + [h IN fact_vector.hits | h.id] AS fact_id
   WITH DISTINCT fact_id ORDER BY fact_id
   MATCH (f:Fact {ns: $ns, id: fact_id})-[:EVIDENCED_BY]->(e) USING INDEX SEEK f:Fact(id)
-  WHERE e.ns = $ns  // e: an Episode, by type
+  WHERE e.ns = $ns AND ($history OR e.note IS NULL)  // e: an Episode, by type
   RETURN collect({via: fact_id, id: e.id, session_id: e.session_id, at: e.occurred_at})
          AS from_facts
 }

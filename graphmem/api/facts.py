@@ -211,7 +211,9 @@ class FactInput:
     predicate: str = strawberry.field(description="A lower-case word like `works_at`.")
     object: str | None = strawberry.field(default=None, description="The object entity's name.")
     value: LiteralInput | None = strawberry.field(default=None, description="A literal object.")
-    confidence: float = strawberry.field(default=1.0, description="0..1.")
+    confidence: float | None = strawberry.field(
+        default=None, description="0..1. Left out: 1.0 for a new fact; restating a fact memory "
+                                  "holds keeps its confidence (README: *Confidence*).")
     source: FactSource = strawberry.field(default=facts_model.Source.AGENT_ASSERTION,
                                           description="Who said it.")
     valid_from: datetime | None = strawberry.field(default=None, description="True from.")

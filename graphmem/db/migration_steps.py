@@ -55,9 +55,15 @@ async def escape_plain_enc(db: Database) -> None:
     await db.run_auto("migration_steps/escape_plain_enc")
 
 
+async def mark_change_notes(db: Database) -> None:
+    """0022: graphmem's notes of changes written before are marked as notes."""
+    await db.run_auto("migration_steps/mark_change_notes")
+
+
 STEPS: dict[str, Callable[[Database], Awaitable[None]]] = {
     "0012_conversation_search": conversation_search,
     "0014_speaker_in_embeddings": requeue_spoken,
     "0019_events_per_transaction": event_subjects,
     "0020_unforgeable_seals": escape_plain_enc,
+    "0022_change_notes": mark_change_notes,
 }

@@ -43,6 +43,11 @@ class EpisodeKind(StrEnum):
     DOCUMENT = "document"
 
 
+# The metadata of graphmem's own notes of a change it made (a correction, a retraction, a
+# forgetting): evidence for `why` and history, never a turn of the conversation.
+CHANGE_NOTE: dict[str, Any] = {"by": "graphmem", "change": True}
+
+
 class Sensitivity(StrEnum):
     PUBLIC = "public"
     PERSONAL = "personal"
@@ -62,6 +67,12 @@ class NewEpisode:
     metadata: dict[str, Any] = field(default_factory=dict)
     importance: float | None = None
     sensitivity: Sensitivity = Sensitivity.PERSONAL
+
+    @property
+    def is_change_note(self) -> bool:
+        """graphmem's own note of a change: stored with ``note: true``, which search and
+        recall leave out unless history is asked for."""
+        return self.kind is EpisodeKind.OBSERVATION and self.metadata == CHANGE_NOTE
 
     def identity(self) -> dict[str, Any]:
         """The fields that make two submissions of one external_id "the same episode", by
@@ -301,7 +312,7 @@ def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
         "sensitivity": episode.sensitivity.value,
         "metadata": sealed(json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
         "content_hash": digest,
-    }
+    } | ({"note": True} if episode.is_change_note else {})
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Tx
-from graphmem.episodes.store import EpisodeKind, NewEpisode, Sensitivity, record_in
+from graphmem.episodes.store import CHANGE_NOTE, EpisodeKind, NewEpisode, Sensitivity, record_in
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
 from graphmem.facts import entities, plan_writer
 from graphmem.facts import store as facts
-from graphmem.facts.model import Fact, Source
+from graphmem.facts.model import Fact, Source, sentence
 from graphmem.summaries import store as summaries
 
 MAX_REASON = 1_000
@@ -106,8 +106,8 @@ async def _correct(tx: Tx, ns: Namespace, fact_id: str, new_object: str | None,
     shown = new_object if new_object is not None else value.typed()[2] if value else "?"
     now = datetime.now(UTC)
     episode = await _observe(
-        tx, ns, f"Corrected “{old.text}” to “{old.subject} {old.predicate.replace('_', ' ')} "
-                f"{shown}”. Reason: {reason}", actor, now)
+        tx, ns, f"Corrected “{old.text}” to “{sentence(old.subject, old.predicate, shown)}”. "
+                f"Reason: {reason}", actor, now)
     return await replace_in(tx, ns, old, facts.NewFact(
         subject=old.subject, predicate=old.predicate, object=new_object, value=value,
         confidence=1.0, source=Source.USER_CORRECTION, evidence=[*evidence, episode]),
@@ -147,7 +147,7 @@ async def _believed_fact(tx: Tx, ns: Namespace, fact_id: str,
 async def _observe(tx: Tx, ns: Namespace, text: str, actor: str | None, now: datetime) -> str:
     recorded = await record_in(tx, ns, [NewEpisode(
         content=text, kind=EpisodeKind.OBSERVATION, occurred_at=now, actor=actor or "graphmem",
-        sensitivity=Sensitivity.PERSONAL, metadata={"by": "graphmem", "change": True})])
+        sensitivity=Sensitivity.PERSONAL, metadata=CHANGE_NOTE)])
     return recorded.episodes[0].id
 
 

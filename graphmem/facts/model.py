@@ -97,9 +97,34 @@ class Fact:
         return time_cursor(self.recorded_at, self.id)
 
 
+# A predicate reads as a verb phrase when it ends in a preposition ("works_at",
+# "allergic_to"), begins with a verb that joins ("is_a", "has_pet"), or its first word is a
+# verb form: third person ("likes", not "hobbies"), past ("married") or "-ing" ("visiting").
+_PREPOSITIONS = frozenset({"at", "in", "to", "of", "for", "with", "from", "on", "by", "as",
+                           "about", "into", "near", "after", "before", "like", "than"})
+_JOINING = frozenset({"is", "was", "are", "were", "be", "been", "has", "had", "have", "can",
+                      "does", "did", "do", "will", "would", "should", "born", "knows"})
+
+
+def sentence(subject: str, predicate: str, object_text: str) -> str:
+    """A fact as people read it: "Sam works at Acme" when the predicate is a verb phrase,
+    "Sam's sister is Mia" or "Sam's age is 34" when it names a relation or an attribute."""
+    words = predicate.split("_")
+    if _reads_as_verb(words):
+        return f"{subject} {' '.join(words)} {object_text}"
+    verb = "are" if words[-1].endswith("ies") else "is"  # "Sam's hobbies are climbing"
+    return f"{subject}'s {' '.join(words)} {verb} {object_text}"
+
+
+def _reads_as_verb(words: list[str]) -> bool:
+    first = words[0]
+    return (words[-1] in _PREPOSITIONS or first in _JOINING or first.endswith(("ed", "ing"))
+            or (first.endswith("s") and not first.endswith(("ss", "ies", "us", "is"))))
+
+
 def literal_text(datatype: str | None, key: str) -> str:
-    """A literal value as people read it: an integral number without ".0" (``Sam age 34``,
-    not ``34.0``). Its key (``repr`` of the float) is left as stored: it is its identity."""
+    """A literal value as people read it: an integral number without ".0" (``Sam's age is
+    34``, not ``34.0``). Its key (``repr`` of the float) is left as stored: it is its identity."""
     if datatype == "number":
         number = float(key)
         if number.is_integer() and abs(number) < 1e15:

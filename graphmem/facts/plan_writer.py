@@ -40,10 +40,11 @@ async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list
         await tx.run("conflicts/open", ns=ns, now=at, conflicts=[
             {"id": conflict_id, "fact_ids": ids} for conflict_id, ids in disputes.items()])
         await outbox.emit(tx, ns, EventKind.CONFLICT_OPENED, disputes, now)
-    if decided.evidence:
+    if decided.restatements:
         await tx.run("facts/add_evidence", ns=ns, now=at, updates=[
-            {"fact_id": fact_id, "confidence": rows[i]["confidence"],
-             "evidence": rows[i]["evidence"]} for fact_id, i in decided.evidence])
+            {"fact_id": r.fact_id, "confidence": r.confidence,
+             "source": r.source.value if r.source else None,
+             "evidence": rows[r.claim]["evidence"]} for r in decided.restatements])
     if decided.ended:
         await tx.run("facts/end", ns=ns, now=at, status=FactStatus.SUPERSEDED.value, actor=actor,
                      ends=[{"id": i, "reason": why} for i, why in decided.ended.items()])

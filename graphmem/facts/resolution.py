@@ -59,6 +59,7 @@ class Claim:
     confidence: float
     source: Source
     start_given: bool  # False: the start was defaulted to when it was said
+    qualified: bool = True  # False: stated without a confidence (``confidence`` defaulted)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,17 @@ class Created:
     id: str
     interval: Interval
     status: FactStatus
+
+
+@dataclass(frozen=True)
+class Restatement:
+    """A claim that states a believed fact again: its evidence is added, and the fact's
+    confidence and source change as ``restated`` decides (None: unchanged)."""
+
+    fact_id: str
+    claim: int  # index in the batch
+    confidence: float | None
+    source: Source | None
 
 
 @dataclass(frozen=True)
@@ -93,7 +105,7 @@ class Plan:
     ended: dict[str, str] = field(default_factory=dict)  # id -> reason
     supersessions: list[Supersession] = field(default_factory=list)
     disputes: list[list[str]] = field(default_factory=list)  # fact ids per new conflict
-    evidence: list[tuple[str, int]] = field(default_factory=list)  # (fact id, claim index)
+    restatements: list[Restatement] = field(default_factory=list)
 
     def correct(self, old: str, reason: str) -> None:
         """The first claim replaces ``old`` outright (a correction, not a change in time)."""
@@ -118,7 +130,11 @@ def _decide(index: int, claim: Claim, versions: list[Version], policy: Policy,
     same = [v for v in versions if v.identity == claim.identity]
     for v in same:
         if _restates(claim, v):
-            result.evidence.append((v.id, index))
+            restatement = restated(index, claim, v)
+            result.restatements.append(restatement)
+            versions[versions.index(v)] = replace(
+                v, confidence=v.confidence if restatement.confidence is None
+                else restatement.confidence, source=restatement.source or v.source)
             result.outcomes.append((v.id, Outcome.EVIDENCE_ADDED))
             return
     new = Version(f"fact_{uuid.uuid4().hex}", claim.subject_id, claim.predicate,
@@ -168,6 +184,19 @@ def _decide(index: int, claim: Claim, versions: list[Version], policy: Policy,
             versions[versions.index(v)] = replace(v, status=FactStatus.DISPUTED)
     versions.extend(placed)
     result.outcomes.append((new.id, Outcome.DISPUTED if undecided else Outcome.CREATED))
+
+
+def restated(index: int, claim: Claim, v: Version) -> Restatement:
+    """What stating ``v`` again does to it (README: *Confidence*). Saying it again is no
+    proof: a restatement without a confidence keeps the fact's. One with a confidence, from a
+    source at least as strong as the fact's, sets it, lower as well as higher (the speaker
+    is now that sure); a weaker source's (extraction restating what the user said) leaves
+    it. A stronger source becomes the fact's source (the user confirmed what an agent
+    assumed)."""
+    rank, held = SOURCE_RANK[claim.source], SOURCE_RANK[v.source]
+    confidence = claim.confidence if claim.qualified and rank <= held else None
+    return Restatement(v.id, index, None if confidence == v.confidence else confidence,
+                       claim.source if rank < held else None)
 
 
 def _restates(claim: Claim, v: Version) -> bool:

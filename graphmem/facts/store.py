@@ -26,9 +26,10 @@ from graphmem.episodes import store as episodes
 from graphmem.facts import entities, policies, resolution
 from graphmem.facts import plan_writer as resolution_store
 from graphmem.facts.intervals import Interval
-from graphmem.facts.model import MACHINE_SOURCES, Fact, Outcome, Source, literal_text
+from graphmem.facts.model import MACHINE_SOURCES, Fact, Outcome, Source, literal_text, sentence
 
 MAX_EVIDENCE = 100
+DEFAULT_CONFIDENCE = 1.0  # of a fact stated without one
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class NewFact:
     predicate: str
     object: str | None = None
     value: Literal | None = None
-    confidence: float = 1.0
+    confidence: float | None = None  # None: unqualified (see resolution.restated_confidence)
     source: Source = Source.AGENT_ASSERTION
     valid_from: datetime | None = None
     valid_to: datetime | None = None
@@ -138,7 +139,8 @@ def _prepare(new: NewFact, index: int, clean: Callable[[str, str], str]) -> _Pre
         literal = new.value.typed() if new.value is not None else None
         object_name = clean(new.object, "object") if new.object is not None \
             else literal_text(literal[0], literal[2]) if literal else ""
-        check_confidence(new.confidence)
+        if new.confidence is not None:
+            check_confidence(new.confidence)
         for name, moment in (("validFrom", new.valid_from), ("validTo", new.valid_to)):
             if moment is not None:
                 require_aware(moment, name)
@@ -159,6 +161,11 @@ async def assert_facts(db: Database, ns: Namespace, batch: list[NewFact],
     """Assert a batch in one transaction; bad input anywhere writes nothing."""
     prepared = _prepare_all(batch)
     return await db.transaction(lambda tx: _assert(tx, ns, prepared, asserted_by))
+
+
+def confidence(new: NewFact) -> float:
+    """The confidence a new fact is created with: as stated, else ``DEFAULT_CONFIDENCE``."""
+    return DEFAULT_CONFIDENCE if new.confidence is None else new.confidence
 
 
 def check_confidence(confidence: float) -> None:
@@ -217,17 +224,17 @@ async def _assert(tx: Tx, ns: Namespace, batch: list[_Prepared], asserted_by: st
         rows.append({
             "subject_id": subject_id, "object_id": object_id, "subject": p.subject,
             "predicate": p.predicate, "rel_type": p.rel_type, "object": p.object_name,
-            "object_kind": p.object_kind, "confidence": p.new.confidence,
+            "object_kind": p.object_kind, "confidence": confidence(p.new),
             "source": p.new.source.value, "asserted_by": asserted_by,
             "stated_valid_from": to_native(stated.start), "stated_valid_to": to_native(stated.end),
-            "text": f"{p.subject} {p.predicate.replace('_', ' ')} {p.object_name}",
+            "text": sentence(p.subject, p.predicate, p.object_name),
             "identity": identity(subject_id, p.predicate, object_id),
             "evidence": [evidence[ref][0] for ref in p.new.evidence],
         })
         claims.append(resolution.Claim(
             subject_id=subject_id, predicate=p.predicate, identity=rows[-1]["identity"],
-            interval=stated, confidence=p.new.confidence, source=p.new.source,
-            start_given=p.new.valid_from is not None))
+            interval=stated, confidence=confidence(p.new), source=p.new.source,
+            start_given=p.new.valid_from is not None, qualified=p.new.confidence is not None))
 
     in_force = await policies.for_predicates(tx, ns, [p.predicate for p in batch])
     believed, forgotten = await _believed(tx, ns, claims, in_force)

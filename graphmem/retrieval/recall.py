@@ -1,7 +1,8 @@
 """recall: the one read an agent makes each turn — what it needs to answer, within a budget.
 
 Layers, in order, each run only when a rule says so (the ``plan`` records every decision):
-1. the session's summary, when a session is given and it has one;
+1. the session's summary, when a session is given and it has one that is not stale (a stale
+   one may still say what was since corrected, retracted or erased);
 2. the current facts about the entities the query names (exact names or aliases, found in
    the query's word n-grams; "I"/"me"/"my" name the ``speaker``, by default the entity
    ``user``). A disputed fact says so, with the claims it is disputed against: an agent must
@@ -171,9 +172,12 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) ->
     summary = await summaries.latest(db, ns, session_id)
     if summary is None:
         return Layer(Step("summary", False, f"session {session_id!r} has no summary yet"))
-    return Layer(Step("summary", True, "the session's freshest summary" + (
-        " (stale: something it covers changed)" if summary.stale else "")),
-        [Piece("summary", summary.text, tokens.count(summary.text), summary=summary)])
+    if summary.stale:  # its text may still say what was corrected, retracted or erased
+        return Layer(Step("summary", False, f"session {session_id!r} has only stale "
+                                            "summaries (something they cite or cover "
+                                            "changed): left out until one is written again"))
+    return Layer(Step("summary", True, "the session's freshest summary"),
+                 [Piece("summary", summary.text, tokens.count(summary.text), summary=summary)])
 
 
 async def _facts_layer(db: Database, ns: Namespace, query: str, cache: FactCache | None,

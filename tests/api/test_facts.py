@@ -47,17 +47,23 @@ async def test_reasserting_adds_evidence_instead_of_a_duplicate(
     assert edges == statements and len(edges) == 1  # the edge's confidence was raised too
 
 
-async def test_reasserting_with_less_confidence_keeps_the_highest(
+async def test_restating_with_a_confidence_sets_it_on_the_fact_and_its_edge(
         gql: GraphQLClient, db: Database, ns: str) -> None:
-    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1), ep("m2", 2)])
+    """README *Confidence*: the speaker is now that sure, lower as well as higher; an
+    unqualified restatement keeps it. The edge between the entities follows the fact."""
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1), ep("m2", 2), ep("m3", 3)])
     await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "likes", "jazz", evidence=["m1"],
                                             confidence=0.8)])
     again = await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "likes", "jazz", evidence=["m2"],
                                                     confidence=0.3)])
     assert again["assertFacts"][0]["outcome"] == "EVIDENCE_ADDED"
-    assert again["assertFacts"][0]["fact"]["confidence"] == 0.8
+    assert again["assertFacts"][0]["fact"]["confidence"] == 0.3
+    unqualified = {k: v for k, v in fact("Alice", "likes", "jazz", evidence=["m3"]).items()
+                   if k != "confidence"}
+    third = await gql.ok(ASSERT, ns=ns, facts=[unqualified])
+    assert third["assertFacts"][0]["fact"]["confidence"] == 0.3
     edges, statements = await edges_and_statements(db, ns)
-    assert edges == statements and [e["confidence"] for e in edges] == [0.8]
+    assert edges == statements and [e["confidence"] for e in edges] == [0.3]
 
 
 async def test_facts_query_filters_by_subject_alias_and_predicate(

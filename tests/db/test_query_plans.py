@@ -29,6 +29,7 @@ ALLOWED = {  # statement -> why a scan is right there
     "embeddings/mark_all": "re-embedding touches every embeddable node on purpose",
     "embeddings/requeue_set_aside": "EmbedFailed holds only what was set aside (a few nodes)",
     "migration_steps/escape_plain_enc": "migration 0020 looks at every episode once, on purpose",
+    "migration_steps/mark_change_notes": "migration 0022 looks at every episode once, on purpose",
     "embeddings/space": "one EmbeddingSpace node per database",
     "embeddings/record_space": "one EmbeddingSpace node per database",
     "embeddings/store": "one EmbeddingSpace node per database",

@@ -32,8 +32,10 @@ def span(start: int | None, end: int | None) -> Interval:
 
 
 def claim(obj: str, start: int | None, end: int | None = None, confidence: float = 0.5,
-          source: Source = Source.AGENT_ASSERTION, start_given: bool = True) -> resolution.Claim:
-    return resolution.Claim("s", "p", obj, span(start, end), confidence, source, start_given)
+          source: Source = Source.AGENT_ASSERTION, start_given: bool = True,
+          qualified: bool = True) -> resolution.Claim:
+    return resolution.Claim("s", "p", obj, span(start, end), confidence, source, start_given,
+                            qualified)
 
 
 def version(id: str, obj: str, start: int | None, end: int | None = None,
@@ -202,8 +204,14 @@ def expected(believed: list[resolution.Version], claims: list[resolution.Claim],
         new = Held(c.identity, cells(c.interval), ACTIVE, c.confidence, c.source)
         start = min(new.cells)
         same = [v for v in out.believed if v.statement == new.statement]
-        if any(v.cells == new.cells or (not c.start_given and c.interval.end is None
-                                        and start >= 0 and start in v.cells) for v in same):
+        restated = [v for v in same if v.cells == new.cells or (
+            not c.start_given and c.interval.end is None and start >= 0 and start in v.cells)]
+        if restated:  # README *Confidence*: it is said again, how sure and by whom
+            held, rank = restated[0], PRIORITY.index
+            if c.qualified and rank(c.source) <= rank(held.source):
+                held.confidence = c.confidence
+            if rank(c.source) < rank(held.source):
+                held.source = c.source
             out.outcomes.append(Outcome.EVIDENCE_ADDED)
             continue
         rivals = [v for v in out.believed if v.statement != new.statement
@@ -284,7 +292,8 @@ def claims(draw: st.DrawFn) -> resolution.Claim:
     # Only the two stated shapes can lack a given start: [said, open) and [unknown, end).
     start_given = not ((start is not None and end is None) or (start is None and end is not None)
                        ) or draw(st.booleans())
-    return claim(draw(statements), start, end, draw(confidences), draw(sources), start_given)
+    return claim(draw(statements), start, end, draw(confidences), draw(sources), start_given,
+                 draw(st.booleans()))
 
 
 policies_drawn = st.builds(lambda c, s: Policy("p", c, s), st.sampled_from(list(Cardinality)),

@@ -9,6 +9,7 @@ and ``queries/*.graphql``), so a field renamed on the server breaks the drift te
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from graphmem_client import _generated as gen
-from graphmem_client.errors import InvalidInput, PayloadTooLarge
+from graphmem_client.errors import InvalidInput, NotResumable, PayloadTooLarge
 from graphmem_client.models import (
     Conflict,
     Episode,
@@ -67,8 +68,10 @@ def record(namespace: str, turns: Iterable[Turn | dict[str, Any]],
     """Upload in batches that fit the server's caps, each idempotent by its externalIds: an
     interrupted upload sent again (or a superset of it) writes every episode once."""
     now = datetime.now(UTC)
+    parsed = [turn if isinstance(turn, Turn) else Turn.model_validate(turn) for turn in turns]
     episodes = [_episode_input(turn, position, session_id, now)
-                for position, turn in enumerate(turns)]
+                for position, turn in enumerate(parsed)]
+    _warn_unless_resumable(parsed)
     result = RecordResult()
     size, start = BATCH, 0
     while start < len(episodes):
@@ -222,10 +225,21 @@ def resolve(namespace: str, conflict_id: str, keep: str, reason: str) -> Steps[C
     return _to(Conflict, gen.ResolveConflict.model_validate(data).resolve_conflict)
 
 
-def _episode_input(turn: Turn | dict[str, Any], position: int, session_id: str | None,
+def _warn_unless_resumable(turns: list[Turn]) -> None:
+    """Warn (once per place, Python's default) when an upload of several turns could not be
+    sent again safely: a live chat recording one turn at a time is not an upload to resume."""
+    unstable = sum(1 for t in turns if t.occurred_at is None and t.external_id is None)
+    if len(turns) > 1 and unstable:
+        warnings.warn(NotResumable(
+            f"{unstable} of {len(turns)} turns have no occurred_at or external_id: their ids "
+            "come from this moment, so recording the same turns again writes them again; give "
+            "each turn its time (or an external_id) to make the upload resumable"),
+            stacklevel=5)  # the caller of Memory.record
+
+
+def _episode_input(turn: Turn, position: int, session_id: str | None,
                    now: datetime) -> dict[str, Any]:
-    parsed = turn if isinstance(turn, Turn) else Turn.model_validate(turn)
-    episode = parsed.episode(position, session_id, now)
+    episode = turn.episode(position, session_id, now)
     gen.EpisodeInput.model_validate(episode)  # the generated input type checks the shape
     return episode
 

@@ -131,3 +131,10 @@ def error_for(code: str, message: str, field: str | None = None, retryable: bool
               extensions: dict[str, Any] | None = None) -> GraphmemError:
     """The typed error for a server code (a plain ``GraphmemError`` for an unknown one)."""
     return _BY_CODE.get(code, GraphmemError)(code, message, field, retryable, extensions)
+
+
+class NotResumable(UserWarning):
+    """A ``record`` call sent turns that carry neither ``occurred_at`` nor ``external_id``:
+    their ids are derived from the moment the call read them, so the client's own retries are
+    safe, but calling ``record`` again with the same turns (after a crash, in another process)
+    writes them again."""

@@ -40,8 +40,8 @@ class FactInput(BaseModel):
     "The object entity's name."
     value: Optional["LiteralInput"] = None
     "A literal object."
-    confidence: float = 1
-    "0..1."
+    confidence: Optional[float] = None
+    "0..1. Left out: 1.0 for a new fact; restating a fact memory holds keeps its confidence (README: *Confidence*)."
     source: Source = Source.AGENT_ASSERTION
     "Who said it."
     valid_from: Optional[Any] = Field(alias="validFrom", default=None)
