@@ -252,3 +252,20 @@ async def test_random_workloads_round_trip(db: Database, first: Any, steps: list
 
 def _fact(fact: Fact, ids: dict[str, str]) -> str:
     return json.dumps(without_ids(dataclasses.asdict(fact), ids), sort_keys=True, default=str)
+
+
+async def test_graphmems_notes_stay_notes_in_the_copy(db: Database, gql: GraphQLClient, ns: str,
+                                                      other: str) -> None:
+    """A correction's note is history in the copy too: search finds it only with history."""
+    done = await gql.ok(ASSERT, ns=ns, facts=[fact("Sam", "works_at", "Zalando")])
+    await gql.ok("""mutation($ns: String!, $id: ID!) { correctFact(namespace: $ns, factId: $id,
+        object: "Acme", reason: "Sam said Acme") { outcome } }""",
+                 ns=ns, id=done["assertFacts"][0]["fact"]["id"])
+    await import_lines(db, lines(await exported(db, ns)), into=other)
+    query = """query($ns: String!, $history: Boolean!) { search(namespace: $ns,
+        query: "Corrected Zalando", kinds: [EPISODE], includeHistory: $history) {
+        hits { episode { content } } } }"""
+    for where in (ns, other):
+        assert (await gql.ok(query, ns=where, history=False))["search"]["hits"] == []
+        notes = (await gql.ok(query, ns=where, history=True))["search"]["hits"]
+        assert [h["episode"]["content"][:9] for h in notes] == ["Corrected"]
