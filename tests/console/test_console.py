@@ -90,6 +90,9 @@ async def test_correct_a_fact_and_see_its_history(page: Page, memory: dict[str, 
     await page.get_by_label("Show history (every version)").check()
     history = facts.locator("tr.fact-superseded", has_text="Lisbon")
     await expect(history).to_have_count(1)
+    await expect(history.locator("td.valid")).to_contain_text("→ superseded 20")  # when it ended
+    await expect(history.locator("td.valid")).not_to_contain_text("now")
+    await expect(history.locator(".badge-active")).to_have_count(0)
     await page.screenshot(path=shot("console-history"), full_page=True)
     await history.get_by_role("link", name="Why: Alice lives in Lisbon").click()
     chain = page.locator("section", has_text="Supersession chain")

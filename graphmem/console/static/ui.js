@@ -35,6 +35,21 @@ export function statusBadge(status) {
   return h("span", { class: `badge badge-${s}` }, s);
 }
 
+// A fact version no longer holds when belief in it ended (superseded, retracted) or when its
+// validity ended before now.
+export function isEnded(fact) {
+  return Boolean(fact.retractedAt) || (Boolean(fact.validTo) && new Date(fact.validTo) <= new Date());
+}
+
+// The status the API gives, and what it does not say: a believed version whose validity is
+// over is ended; a forgotten one may not be asserted again.
+export function factStatus(fact) {
+  const believed = fact.status === "ACTIVE" || fact.status === "DISPUTED";
+  return [statusBadge(fact.status),
+    believed && isEnded(fact) ? h("span", { class: "badge badge-ended" }, "ended") : null,
+    fact.forgottenAt ? h("span", { class: "badge badge-forgotten" }, "forgotten") : null];
+}
+
 // Asks before anything changes memory. Resolves to the fields' values, or null (cancelled).
 export function confirmAction({ title, text, fields = [], confirmLabel = "Confirm", danger = false }) {
   return new Promise((resolve) => {
@@ -84,10 +99,14 @@ export function confirmAction({ title, text, fields = [], confirmLabel = "Confir
   });
 }
 
+// True in the world from → until; "now" only while it still holds. A version memory stopped
+// believing (retractedAt) ends there when it had no end of its own, and says so either way.
 export function validity(fact) {
   const from = fact.validFrom ? when(fact.validFrom) : "always";
-  const to = fact.validTo ? when(fact.validTo) : "now";
-  return `${from} → ${to}`;
+  const stopped = fact.retractedAt
+    ? `${String(fact.status).toLowerCase()} ${when(fact.retractedAt)}` : null;
+  if (!fact.validTo) return `${from} → ${stopped || "now"}`;
+  return `${from} → ${when(fact.validTo)}${stopped ? `, ${stopped}` : ""}`;
 }
 
 export function receiptView(receipt, what) {
