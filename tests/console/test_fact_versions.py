@@ -1,15 +1,15 @@
 """Versions of a fact in the console (issue 37, item 13): each with the status the API gives
-and the end it really had, ended ones marked ended, and each fact once per turn. Bob lived in
-Paris from 2020, in Rome since 2024: Rome supersedes the open-ended Paris fact, which leaves a
-revision of it, true 2020 → 2024."""
+and the end it really had, ended ones marked ended, each fact once per turn, and the tables'
+columns within reach at phone width. Bob lived in Paris from 2020, in Rome since 2024: Rome
+supersedes the open-ended Paris fact, which leaves a revision of it, true 2020 → 2024."""
 
 from __future__ import annotations
 
 import re
 
-from playwright.async_api import Locator, Page, expect
+from playwright.async_api import Browser, Locator, Page, expect
 
-from tests.console.conftest import shot, sign_in, visit
+from tests.console.conftest import open_page, shot, sign_in, visit
 from tests.console.memory import write_versions
 
 ENDED = re.compile(r"\bended\b")
@@ -83,3 +83,37 @@ async def test_a_turn_lists_each_fact_once_with_its_status(
     await expect(rome.locator(".badge-active")).to_have_count(1)
     await expect(rome.locator(".badge-ended")).to_have_count(0)
     await page.screenshot(path=shot("console-turn-facts"), full_page=True)
+
+
+async def every_cell_within(rows: Locator, width: int) -> None:
+    await expect(rows.first).to_be_visible()
+    for row in await rows.all():
+        for cell in await row.locator("td").all():
+            box = await cell.bounding_box()
+            assert box is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (
+                f"a cell of “{await row.inner_text()}” is outside the {width}px screen: {box}")
+
+
+async def test_fact_tables_fit_a_phone(browser: Browser, memory: dict[str, str]) -> None:
+    await versions(memory)
+    page, watch = await open_page(browser, width=390, height=844)
+    try:
+        await sign_in(page, memory["url"], memory["key"])
+        await visit(page, memory, "entity", name="Bob", history="1")
+        facts = page.get_by_role("region", name="Facts about Bob")
+        await every_cell_within(facts.locator("tbody tr"), 390)
+        rome = facts.locator("tbody tr", has_text="Rome")
+        await rome.get_by_role("button", name="Retract: Bob lives in Rome").click()
+        await expect(page.get_by_role("dialog")).to_be_visible()  # the action is within reach
+        await page.keyboard.press("Escape")
+        await page.screenshot(path=shot("console-phone-history"), full_page=True)
+        await visit(page, memory, "graph", name="Bob", history="1")
+        await every_cell_within(
+            page.get_by_role("region", name="Facts in the graph").locator("tbody tr"), 390)
+        await page.screenshot(path=shot("console-phone-graph"), full_page=True)
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the graph page scrolls sideways ({width}px)"
+    finally:
+        await page.context.close()
+    assert not watch.outside and not watch.errors, (watch.outside, watch.errors)

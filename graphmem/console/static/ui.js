@@ -22,7 +22,12 @@ export function section(title, ...children) {
   return h("section", { "aria-labelledby": id }, h("h2", { id }, title), ...children);
 }
 
+// A table that scrolls within itself when wide; at phone width each row is stacked, every
+// cell labelled with its column's header (data-label, shown by console.css).
 export function scrollTable(headers, rows, caption) {
+  for (const row of rows) {
+    [...row.children].forEach((cell, i) => { if (headers[i]) cell.dataset.label = headers[i]; });
+  }
   return h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": caption },
     h("table", {},
       h("caption", { class: "visually-hidden" }, caption),
