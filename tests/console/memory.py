@@ -59,3 +59,20 @@ async def write_memory(url: str, key: str, ns: str) -> dict[str, str]:
             "text": "Alice lives in Lisbon, works at Acme and was born in 1990.",
             "covers": episodes[:2], "cites": [lives_in], "sessionId": "chat-1"})
     return {"lives_in": lives_in}
+
+
+async def write_versions(url: str, key: str, ns: str) -> None:
+    """A turn saying where Bob lived: Paris from 2020, then Rome from 2024. Rome supersedes
+    the open-ended Paris fact and leaves a revision of it, true 2020 → 2024: two versions of
+    Paris, both taken from the same turn."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        await post(http, key, """mutation($ns: String!, $eps: [EpisodeInput!]!) {
+            recordEpisodes(namespace: $ns, episodes: $eps) { episodes { id } } }""", ns=ns,
+                   eps=[{"externalId": "m5", "sessionId": "chat-2", "actor": "user",
+                         "kind": "USER_MESSAGE", "occurredAt": "2026-05-02T09:00:00Z",
+                         "content": "Bob lived in Paris from 2020 and in Rome since 2024."}])
+        for city, year in (("Paris", 2020), ("Rome", 2024)):
+            await post(http, key, """mutation($ns: String!, $facts: [FactInput!]!) {
+                assertFacts(namespace: $ns, facts: $facts) { outcome } }""", ns=ns, facts=[
+                {"subject": "Bob", "predicate": "lives_in", "object": city,
+                 "validFrom": f"{year}-01-01T00:00:00Z", "evidence": ["m5"]}])

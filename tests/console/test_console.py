@@ -3,8 +3,12 @@ Neo4j, as a person uses it: sign in with a narrow key, read, trace, correct, res
 
 from __future__ import annotations
 
+import re
+
 from playwright.async_api import Browser, Page, expect
 
+from graphmem.db.database import Database
+from graphmem.security.auth import create_key
 from tests.console.conftest import open_page, shot, sign_in, visit
 from tests.console.memory import SCRIPT
 
@@ -12,15 +16,47 @@ from tests.console.memory import SCRIPT
 async def test_a_narrow_key_sees_only_its_namespaces(page: Page,
                                                      memory: dict[str, str]) -> None:
     await sign_in(page, memory["url"], memory["key"])
+    # Two namespaces (maybe two people's): the console picks neither, the person does.
+    await expect(page.get_by_role("heading", name="Choose a namespace")).to_be_visible()
     options = await page.locator("#ns-picker option").all_inner_texts()
-    assert options == [memory["ns"], memory["also"]]  # never x…/eve
+    assert options == ["Choose…", memory["ns"], memory["also"]]  # never x…/eve
+    await page.locator("#ns-picker").select_option(memory["ns"])
     await expect(page.get_by_role("heading", name=f"Overview of {memory['ns']}")).to_be_visible()
+    options = await page.locator("#ns-picker option").all_inner_texts()
+    assert options == [memory["ns"], memory["also"]]
     await expect(page.locator(".stat", has_text="Open conflicts")).to_contain_text("1")
     await expect(page.get_by_role("link", name="Audit log")).to_have_count(0)  # not admin
     await page.screenshot(path=shot("console-overview"), full_page=True)
     # Another namespace by address: graphmem refuses, the console says so.
     await visit(page, {**memory, "ns": memory["other"]}, "overview")
     await expect(page.get_by_role("alert")).to_contain_text("not granted")
+
+
+async def test_an_admin_key_lands_in_no_namespace(page: Page, memory: dict[str, str],
+                                                  admin_token: str) -> None:
+    await sign_in(page, memory["url"], admin_token)
+    await expect(page.get_by_role("heading", name="Choose a namespace")).to_be_visible()
+    await expect(page.get_by_role("heading", name=re.compile("^Overview of"))).to_have_count(0)
+    assert await page.locator("#ns-picker").input_value() == ""  # none chosen for them
+    assert "ns=" not in page.url or page.url.endswith("ns=")
+    await page.screenshot(path=shot("console-choose-namespace"), full_page=True)
+    await page.get_by_label("Another namespace").fill(memory["ns"])
+    await page.get_by_role("button", name="Open").click()
+    await expect(page.get_by_role("heading", name=f"Overview of {memory['ns']}")).to_be_visible()
+    assert await page.locator("#ns-picker").input_value() == memory["ns"]
+    # Signed out and in again in the same tab: still no namespace chosen for them.
+    await page.get_by_role("button", name="Sign out").click()
+    await page.keyboard.type(admin_token)
+    await page.keyboard.press("Enter")
+    await expect(page.get_by_role("heading", name="Choose a namespace")).to_be_visible()
+
+
+async def test_a_key_for_one_namespace_lands_in_it(page: Page, memory: dict[str, str],
+                                                   db: Database, tag: str) -> None:
+    key = await create_key(db, f"console-one-{tag}", grants=[memory["ns"]], admin=False)
+    await sign_in(page, memory["url"], key)
+    await expect(page.get_by_role("heading", name=f"Overview of {memory['ns']}")).to_be_visible()
+    assert await page.locator("#ns-picker option").all_inner_texts() == [memory["ns"]]
 
 
 async def test_a_wrong_key_is_told_so(browser: Browser, service: str) -> None:
@@ -90,6 +126,9 @@ async def test_correct_a_fact_and_see_its_history(page: Page, memory: dict[str, 
     await page.get_by_label("Show history (every version)").check()
     history = facts.locator("tr.fact-superseded", has_text="Lisbon")
     await expect(history).to_have_count(1)
+    await expect(history.locator("td.valid")).to_contain_text("→ superseded 20")  # when it ended
+    await expect(history.locator("td.valid")).not_to_contain_text("now")
+    await expect(history.locator(".badge-active")).to_have_count(0)
     await page.screenshot(path=shot("console-history"), full_page=True)
     await history.get_by_role("link", name="Why: Alice lives in Lisbon").click()
     chain = page.locator("section", has_text="Supersession chain")

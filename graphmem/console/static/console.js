@@ -7,6 +7,7 @@ import * as actions from "./actions.js";
 import { graphPage } from "./graph.js";
 
 const VIEWER = "query($first: Int!) { viewer(first: $first) { name admin grants namespaces } }";
+const LISTED = 200;  // namespaces the picker lists (viewer's first)
 const main = document.getElementById("main");
 const top = document.getElementById("top");
 const state = { viewer: null, ns: null };
@@ -43,6 +44,12 @@ export function go(page, params = {}) {
   else location.hash = target;
 }
 
+// Where a key lands on signing in: a key that is no admin and reads exactly one namespace
+// lands in it; an admin key (every namespace is someone's) or one reading several chooses.
+function landing(viewer) {
+  return !viewer.admin && viewer.namespaces.length === 1 ? viewer.namespaces[0] : null;
+}
+
 function signIn(message) {
   top.hidden = true;
   const key = h("input", { id: "key", type: "password", autocomplete: "off", required: true,
@@ -62,12 +69,13 @@ function signIn(message) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const data = await gql(VIEWER, { first: 200 }, key.value.trim());
+      const data = await gql(VIEWER, { first: LISTED }, key.value.trim());
       rememberKey(key.value.trim());
       state.viewer = data.viewer;
       announce(`Signed in as ${data.viewer.name}`);
       if (!location.hash || location.hash === "#" || location.hash.startsWith("#/signin")) {
-        location.hash = `#/overview?ns=${encodeURIComponent(data.viewer.namespaces[0] || "")}`;
+        const ns = landing(data.viewer);
+        location.hash = ns ? `#/overview?ns=${encodeURIComponent(ns)}` : "#/overview";
       } else {
         route();
       }
@@ -90,10 +98,12 @@ function signOut() {
 function header(page) {
   const v = state.viewer;
   const picker = h("select", { id: "ns-picker" },
+    state.ns ? null : h("option", { value: "", selected: true }, "Choose…"),
     v.namespaces.map((ns) => h("option", { value: ns, selected: ns === state.ns }, ns)),
     state.ns && !v.namespaces.includes(state.ns)
       ? h("option", { value: state.ns, selected: true }, state.ns) : null);
   picker.addEventListener("change", () => {
+    if (!picker.value) return;
     state.ns = picker.value;
     go(NAV.includes(page) ? page : "overview");
   });
@@ -124,6 +134,22 @@ function header(page) {
   top.hidden = false;
 }
 
+// No namespace chosen: the console opens none by itself (see landing).
+function chooseNamespace(viewer) {
+  if (!viewer.namespaces.length) {
+    return [h("h1", {}, "No namespace yet"),
+      h("p", {}, "This key may read no namespace that holds memory yet. Type one above, or "
+        + "record episodes in a namespace it is granted.")];
+  }
+  const count = viewer.namespaces.length < LISTED ? viewer.namespaces.length : `${LISTED} or more`;
+  const whose = viewer.admin ? " (it is an admin key: every namespace is someone's memory)" : "";
+  return [h("h1", {}, "Choose a namespace"),
+    h("p", {}, `This key reads ${count} namespaces${whose}. The console opens none by itself: `
+      + "pick one here or above."),
+    h("ul", { class: "namespaces" }, viewer.namespaces.map((ns) => h("li", {},
+      h("a", { href: href("overview", { ns }) }, ns))))];
+}
+
 let routing = 0;  // the latest navigation: an older one still loading must not draw
 
 async function route() {
@@ -133,7 +159,7 @@ async function route() {
   if (!key) return signIn();
   if (!state.viewer) {
     try {
-      state.viewer = (await gql(VIEWER, { first: 200 })).viewer;
+      state.viewer = (await gql(VIEWER, { first: LISTED })).viewer;
     } catch (error) {
       if (error instanceof ApiError && error.code === "UNAUTHENTICATED") rememberKey(null);
       return signIn(error.message);
@@ -141,14 +167,14 @@ async function route() {
   }
   const [page, params] = parseHash();
   if (page === "signin") return signIn();
-  state.ns = params.get("ns") || state.ns || state.viewer.namespaces[0] || null;
+  state.ns = params.get("ns") || state.ns || landing(state.viewer);
   const [title, render] = ROUTES[page] || ROUTES.overview;
   header(page);
   document.title = `${title} · ${state.ns || ""} · graphmem console`;
   if (!state.ns) {
-    clear(main).append(h("h1", {}, "No namespace yet"),
-      h("p", {}, "This key may read no namespace that holds memory yet. Type one above, or "
-        + "record episodes in a namespace it is granted."));
+    main.removeAttribute("aria-busy");
+    clear(main).append(...chooseNamespace(state.viewer));
+    main.dataset.shown = address;
     return;
   }
   main.setAttribute("aria-busy", "true");

@@ -1,10 +1,10 @@
 // The graph view of an entity's neighbourhood (traverse), drawn with cytoscape (npm, served
 // from local files). Disputed edges are red and dashed, ended ones grey and dotted, literal
 // values are drawn as their value; the same graph is listed as a table for keyboards and
-// screen readers.
+// screen readers, each version with its status, validity and whether it has ended.
 import { gql } from "./api.js";
 import { h, put, utcInput } from "./dom.js";
-import { notice, scrollTable, section, statusBadge } from "./ui.js";
+import { factStatus, isEnded, notice, scrollTable, section, validity } from "./ui.js";
 
 let loading = null;
 
@@ -32,7 +32,7 @@ const STYLE = [
     "text-background-color": "#fff", "text-background-opacity": 0.9, "text-background-padding": 2 } },
   { selector: "edge.disputed", style: { "line-color": "#c0102f", "target-arrow-color": "#c0102f",
     "line-style": "dashed", width: 4, color: "#c0102f" } },
-  { selector: "edge.superseded, edge.retracted", style: { "line-color": "#b8bec6",
+  { selector: "edge.ended", style: { "line-color": "#b8bec6",
     "target-arrow-color": "#b8bec6", "line-style": "dotted", color: "#6b7480" } },
 ];
 
@@ -47,7 +47,8 @@ export async function graphPage(main, params, ctx) {
     traverse(namespace: $ns, from: $from, depth: $depth, predicates: $predicates,
       includeHistory: $history, validAt: $validAt, limit: 200) {
       root { id name } nodes { id kind name type depth }
-      edges { fromId toId fact { id predicate status text confidence } } truncated } }`,
+      edges { fromId toId fact { id predicate status text confidence validFrom validTo retractedAt
+        forgottenAt } } truncated } }`,
   { ns: ctx.ns, from: name, depth, predicates: predicates.length ? predicates : null, history,
     validAt: utcInput(validAt) });
   const t = data.traverse;
@@ -82,10 +83,13 @@ export async function graphPage(main, params, ctx) {
       h("span", { class: "key key-ended" }, "ended (history)")),
     t.truncated ? notice("The neighbourhood is larger than 200 nodes: showing the nearest.") : null,
     canvas,
-    section("The same graph as a list", t.edges.length ? scrollTable(["From", "Fact", "To", "Status"],
-      t.edges.map((e) => h("tr", {}, h("td", {}, byId[e.fromId] ? byId[e.fromId].name : "?"),
+    section("The same graph as a list", t.edges.length
+      ? scrollTable(["From", "Fact", "To", "Valid", "Status"], t.edges.map((e) => h("tr",
+        { class: `fact fact-${e.fact.status.toLowerCase()}${isEnded(e.fact) ? " ended" : ""}` },
+        h("td", {}, byId[e.fromId] ? byId[e.fromId].name : "?"),
         h("td", {}, h("a", { href: ctx.href("fact", { id: e.fact.id }) }, e.fact.predicate)),
-        h("td", {}, byId[e.toId] ? byId[e.toId].name : "?"), h("td", {}, statusBadge(e.fact.status)))),
+        h("td", {}, byId[e.toId] ? byId[e.toId].name : "?"),
+        h("td", { class: "valid" }, validity(e.fact)), h("td", { class: "status" }, factStatus(e.fact)))),
       "Facts in the graph") : notice("No facts around it with these options.")));
   const cytoscape = await loadCytoscape();
   return () => draw(cytoscape, canvas, t, ctx, depth);
@@ -98,7 +102,8 @@ function draw(cytoscape, canvas, t, ctx, depth) {
       ...t.nodes.map((n) => ({ data: { id: n.id, label: n.name, kind: n.kind },
         classes: [n.kind, n.id === t.root.id ? "root" : ""].join(" ") })),
       ...t.edges.map((e) => ({ data: { id: e.fact.id, source: e.fromId, target: e.toId,
-        label: e.fact.predicate, fact: e.fact.id }, classes: e.fact.status.toLowerCase() })),
+        label: e.fact.predicate, fact: e.fact.id },
+      classes: [e.fact.status.toLowerCase(), isEnded(e.fact) ? "ended" : ""].join(" ") })),
     ],
     style: STYLE,
     layout: { name: "cose", animate: false, padding: 30, nodeRepulsion: () => 9000 },
@@ -109,4 +114,5 @@ function draw(cytoscape, canvas, t, ctx, depth) {
   canvas.dataset.nodes = String(cy.nodes().length);  // what was drawn, for tests and people
   canvas.dataset.edges = String(cy.edges().length);
   canvas.dataset.disputed = String(cy.edges(".disputed").length);
+  canvas.dataset.ended = String(cy.edges(".ended").length);
 }

@@ -2,11 +2,13 @@
 // conversations, conflicts, jobs and the audit log. Everything is read through GraphQL.
 import { gql } from "./api.js";
 import { h, clear, put, when, utcInput } from "./dom.js";
-import { announce, section, scrollTable, statusBadge, validity, notice, errorBox } from "./ui.js";
+import { announce, section, scrollTable, statusBadge, factStatus, isEnded, validity, notice,
+  errorBox } from "./ui.js";
 import { correctFact, retractFact, resolveConflict, eraseEpisodes, retryJob } from "./actions.js";
 
 export const FACT = `fragment F on Fact { id subject predicate object objectKind text confidence
-  source status validFrom validTo recordedAt retractedAt assertedBy endedBy reason openConflicts }`;
+  source status validFrom validTo recordedAt retractedAt forgottenAt assertedBy endedBy reason
+  openConflicts }`;
 
 function lower(value) {
   return String(value || "").toLowerCase().replace(/_/g, " ");
@@ -18,7 +20,7 @@ export function factTable(facts, ctx, refresh, caption) {
   if (!facts.length) return notice("No facts here.");
   const rows = facts.map((f) => {
     const believed = f.status === "ACTIVE" || f.status === "DISPUTED";
-    return h("tr", { class: `fact fact-${f.status.toLowerCase()}` },
+    return h("tr", { class: `fact fact-${f.status.toLowerCase()}${isEnded(f) ? " ended" : ""}` },
       h("td", {}, h("a", { href: ctx.href("entity", { name: f.subject }) }, f.subject), " ",
         h("span", { class: "predicate" }, f.predicate), " ",
         f.objectKind === "entity"
@@ -26,8 +28,8 @@ export function factTable(facts, ctx, refresh, caption) {
           : h("span", { class: "value", title: f.objectKind }, f.object)),
       h("td", { class: "num" }, f.confidence.toFixed(2)),
       h("td", {}, lower(f.source)),
-      h("td", {}, validity(f)),
-      h("td", {}, statusBadge(f.status)),
+      h("td", { class: "valid" }, validity(f)),
+      h("td", { class: "status" }, factStatus(f)),
       h("td", { class: "actions" },
         h("a", { href: ctx.href("fact", { id: f.id }), "aria-label": `Why: ${f.text}` }, "Why?"),
         believed ? h("button", { type: "button", class: "secondary",
@@ -198,7 +200,7 @@ export async function fact(main, params, ctx) {
     h("a", { href: ctx.href("fact", { id: s.fact.id }) }, s.fact.text),
     ` — ${s.strategy}${s.reason ? `: ${s.reason}` : ""}, by ${s.actor || "?"} at ${when(s.at)}`))) : null;
   put(main, h("h1", {}, f.text),
-    h("p", {}, statusBadge(f.status), " ", h("a", { href: ctx.href("entity", { name: f.subject }) },
+    h("p", {}, factStatus(f), " ", h("a", { href: ctx.href("entity", { name: f.subject }) },
       `All facts about ${f.subject}`)),
     factTable([f], ctx, refresh, "This fact"),
     h("dl", { class: "pairs" },
@@ -217,7 +219,7 @@ export async function fact(main, params, ctx) {
     section("Summaries citing it", p.citedBy.length
       ? h("ul", {}, p.citedBy.map((s) => h("li", {}, s.stale ? "[stale] " : "", s.text)))
       : notice("No summary cites it.")),
-    section("Supersession chain", chain("Replaced", f.supersedes) || chain("Replaced by", f.supersededBy)
+    section("Supersession chain", f.supersedes.length || f.supersededBy.length || f.revises
       ? [chain("Replaced", f.supersedes), chain("Replaced by", f.supersededBy),
          f.revises ? h("p", {}, "Revises ", h("a", { href: ctx.href("fact", { id: f.revises.id }) },
            f.revises.text)) : null]
@@ -244,7 +246,8 @@ export async function session(main, params, ctx) {
   const data = await gql(`query($ns: String!, $sid: String!) {
     summary(namespace: $ns, sessionId: $sid) { id text coversFrom coversTo stale createdAt producer level }
     episodes(namespace: $ns, where: {sessionId: $sid}, first: 200) { nodes { id externalId seq kind
-      actor content occurredAt redactedAt summaries { id } derivedFacts { id text status } }
+      actor content occurredAt redactedAt summaries { id } derivedFacts { id text status validFrom
+      validTo retractedAt forgottenAt revises { id } } }
       pageInfo { hasNextPage } } }`, { ns: ctx.ns, sid });
   const summary = data.summary;
   const episodes = data.episodes.nodes;
@@ -278,11 +281,22 @@ export async function session(main, params, ctx) {
           covered ? h("span", { class: "badge badge-covered" }, "in summary") : null,
           e.redactedAt ? h("span", { class: "badge badge-retracted" }, "redacted") : null),
         h("p", { class: "content" }, e.content),
-        e.derivedFacts.length ? h("p", { class: "meta" }, "Facts from it: ", e.derivedFacts.map((f, i) =>
-          [i ? "; " : "", h("a", { href: ctx.href("fact", { id: f.id }) }, f.text)])) : null,
+        e.derivedFacts.length ? [h("p", { class: "meta" }, "Facts from it:"),
+          h("ul", { class: "facts" }, latestVersions(e.derivedFacts).map((f) => h("li",
+            { class: isEnded(f) ? "ended" : null },
+            h("a", { href: ctx.href("fact", { id: f.id }) }, f.text), " ", factStatus(f), " ",
+            h("span", { class: "meta" }, validity(f)))))] : null,
         h("div", { class: "check" }, box, h("label", { for: `pick-${e.id}` }, "Select for erasure")));
     })), data.episodes.pageInfo.hasNextPage ? notice("Showing the first 200 episodes.") : null,
     h("div", { class: "buttons" }, eraseButton)] : notice("No episodes left in it.")));
+}
+
+// Each fact a turn gave, once: a version another of them revises (narrowed to what it kept of
+// its validity) is shown as that newer version, whose provenance links back to it.
+function latestVersions(facts) {
+  const revised = new Set(facts.filter((f) => f.revises).map((f) => f.revises.id));
+  const seen = new Set();
+  return facts.filter((f) => !revised.has(f.id) && !seen.has(f.id) && seen.add(f.id));
 }
 
 export async function conflicts(main, params, ctx) {

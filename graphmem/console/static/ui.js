@@ -22,7 +22,12 @@ export function section(title, ...children) {
   return h("section", { "aria-labelledby": id }, h("h2", { id }, title), ...children);
 }
 
+// A table that scrolls within itself when wide; at phone width each row is stacked, every
+// cell labelled with its column's header (data-label, shown by console.css).
 export function scrollTable(headers, rows, caption) {
+  for (const row of rows) {
+    [...row.children].forEach((cell, i) => { if (headers[i]) cell.dataset.label = headers[i]; });
+  }
   return h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": caption },
     h("table", {},
       h("caption", { class: "visually-hidden" }, caption),
@@ -33,6 +38,21 @@ export function scrollTable(headers, rows, caption) {
 export function statusBadge(status) {
   const s = String(status || "").toLowerCase();
   return h("span", { class: `badge badge-${s}` }, s);
+}
+
+// A fact version no longer holds when belief in it ended (superseded, retracted) or when its
+// validity ended before now.
+export function isEnded(fact) {
+  return Boolean(fact.retractedAt) || (Boolean(fact.validTo) && new Date(fact.validTo) <= new Date());
+}
+
+// The status the API gives, and what it does not say: a believed version whose validity is
+// over is ended; a forgotten one may not be asserted again.
+export function factStatus(fact) {
+  const believed = fact.status === "ACTIVE" || fact.status === "DISPUTED";
+  return [statusBadge(fact.status),
+    believed && isEnded(fact) ? h("span", { class: "badge badge-ended" }, "ended") : null,
+    fact.forgottenAt ? h("span", { class: "badge badge-forgotten" }, "forgotten") : null];
 }
 
 // Asks before anything changes memory. Resolves to the fields' values, or null (cancelled).
@@ -84,10 +104,14 @@ export function confirmAction({ title, text, fields = [], confirmLabel = "Confir
   });
 }
 
+// True in the world from → until; "now" only while it still holds. A version memory stopped
+// believing (retractedAt) ends there when it had no end of its own, and says so either way.
 export function validity(fact) {
   const from = fact.validFrom ? when(fact.validFrom) : "always";
-  const to = fact.validTo ? when(fact.validTo) : "now";
-  return `${from} → ${to}`;
+  const stopped = fact.retractedAt
+    ? `${String(fact.status).toLowerCase()} ${when(fact.retractedAt)}` : null;
+  if (!fact.validTo) return `${from} → ${stopped || "now"}`;
+  return `${from} → ${when(fact.validTo)}${stopped ? `, ${stopped}` : ""}`;
 }
 
 export function receiptView(receipt, what) {
