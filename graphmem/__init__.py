@@ -1,3 +1,3 @@
 """graphmem: memory for AI agents — episodes, facts and summaries in one Neo4j graph."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -14,6 +14,7 @@ from typing import TypeVar
 
 import typer
 
+from graphmem import __version__
 from graphmem.core.config import Settings, create_private_file, get_settings
 from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.db import migrations
@@ -39,6 +40,19 @@ app.add_typer(keys_app, name="keys")
 encryption_app = typer.Typer(help="Encryption at rest of episode content.",
                              no_args_is_help=True)
 app.add_typer(encryption_app, name="encryption")
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"graphmem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(
+        False, "--version", "-V", callback=_print_version, is_eager=True,
+        help="Print graphmem's version (CHANGELOG.md says what changed) and exit.")) -> None:
+    """graphmem: memory for AI agents over Neo4j and GraphQL."""
 
 
 def _local() -> LocalNeo4j:
