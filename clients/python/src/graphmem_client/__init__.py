@@ -24,10 +24,12 @@ from graphmem_client.errors import (
 from graphmem_client.memory import AsyncMemory, Memory
 from graphmem_client.models import (
     Conflict,
+    Entity,
     Episode,
     Fact,
     Hit,
     Piece,
+    PredicatePolicy,
     Provenance,
     Recall,
     Receipt,
@@ -44,6 +46,7 @@ __all__ = [
     "DatabaseUnavailable",
     "DecryptionFailed",
     "DuplicateConflict",
+    "Entity",
     "Episode",
     "Fact",
     "Forbidden",
@@ -57,6 +60,7 @@ __all__ = [
     "NotReady",
     "PayloadTooLarge",
     "Piece",
+    "PredicatePolicy",
     "Provenance",
     "QueryTimeout",
     "QueryTooCostly",
