@@ -5,9 +5,9 @@ Quick start::
     from graphmem_client import Memory
 
     with Memory(namespace="acme/user-42") as memory:   # GRAPHMEM_URL, GRAPHMEM_KEY from env
-        memory.record([{"role": "user", "content": "I just started at Acme Robotics"}],
-                      session_id="chat-1")
-        memory.remember("user", "works_at", "Acme Robotics")
+        turns = memory.record([{"role": "user", "content": "I just started at Acme Robotics"}],
+                              session_id="chat-1")
+        memory.remember("user", "works_at", "Acme Robotics", evidence=turns.episode_ids)
         print(memory.recall("Where do I work?", session_id="chat-1").text)
 
 Both classes drive the same calls (``_operations``: one generator per method, which yields
