@@ -3,13 +3,16 @@ clients/python/README.md against a real `graphmem serve` (GRAPHMEM_URL, GRAPHMEM
 GRAPHMEM_NAMESPACE set, a fresh namespace each), every ```graphql block of README.md validated
 against the SDL and then sent to the same server.
 
-A block that cannot run here says so in the README, in the line before it:
+A block that calls OpenAI runs against a local endpoint speaking its wire protocol
+(tests/support/chat_endpoint.py), scripted to call the `remember` tool. A block that cannot
+run here says so in the README, in the line before it:
 ``<!-- not run: why -->``; NOT_RUN below lists each reason, so none is skipped silently. A
 ``# prints: text`` comment in a Python block is checked against what the block printed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -19,20 +22,23 @@ from typing import Any
 
 import httpx
 import pytest
+from graphmem_client import Memory
 from graphql import build_schema, parse, validate
 
 from tests.support import ROOT
+from tests.support.chat_endpoint import Reply, chat_endpoint
 
 DOCS = (ROOT / "README.md", ROOT / "clients" / "python" / "README.md")
 NOT_RUN = {
-    # The loop shown is the point of the block: a real model's tool calls.
-    "needs an OpenAI key: it calls OpenAI's chat completions",
     # The suite has no DNS; its own receivers listen on loopback.
     "its URL must resolve to a public address; tests/events/test_webhooks.py runs webhooks",
 }
 _BLOCK = re.compile(r"(?:<!-- not run: (?P<why>[^>]*?) -->\n)?^```(?P<lang>\w+)\n(?P<code>.*?)^```",
                     re.S | re.M)
 _PRINTS = re.compile(r"# prints: (.+)$", re.M)
+MODEL_REMEMBERS = Reply(tool_calls=[{"id": "call_1", "type": "function", "function": {
+    "name": "remember", "arguments": json.dumps(
+        {"subject": "user", "predicate": "lives_in", "object": "Porto"})}}])
 
 
 @dataclass(frozen=True)
@@ -72,11 +78,18 @@ def test_every_block_not_run_says_why_and_is_listed() -> None:
 def test_python_blocks_run(block: Block, server_url: str, admin_token: str, ns: str) -> None:
     env = {**os.environ, "GRAPHMEM_URL": server_url, "GRAPHMEM_KEY": admin_token,
            "GRAPHMEM_NAMESPACE": ns}
-    done = subprocess.run([sys.executable, "-c", block.code], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    with chat_endpoint(MODEL_REMEMBERS) as model:
+        done = subprocess.run([sys.executable, "-c", block.code], cwd=ROOT, env={
+            **env, "OPENAI_BASE_URL": model.url, "OPENAI_API_KEY": "sk-test"},
+            capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"{block}:\n{done.stderr}"
     for expected in _PRINTS.findall(block.code):
         assert expected.strip() in done.stdout, f"{block} printed:\n{done.stdout}"
+    if "from openai import" in block.code:  # the model saw the tools; its call was run
+        (request,) = model.seen
+        assert {t["function"]["name"] for t in request["tools"]} >= {"remember", "recall"}
+        with Memory(server_url, admin_token, ns) as memory:
+            assert [f.text for f in memory.about("user")] == ["user lives in Porto"]
 
 
 def test_graphql_blocks_fit_the_schema() -> None:
