@@ -42,6 +42,6 @@ async def test_agent_tools_example_runs(admin_token: str, db: Database) -> None:
         run = _run_example("agent_tools.py", url, admin_token)
     await delete_namespace(db, "demo/user-43")
     assert run.returncode == 0, run.stderr
-    assert "10 tools for OpenAI: " in run.stdout and "10 tools for Anthropic" in run.stdout
+    assert "14 tools for OpenAI: " in run.stdout and "14 tools for Anthropic" in run.stdout
     assert "Dana lives in Porto" in run.stdout and "Dana works at Globex" in run.stdout
     assert "NOT_FOUND" in run.stdout  # the model's mistake answered as text, not raised

@@ -162,6 +162,35 @@ async def test_the_async_client_retries_the_same_way() -> None:
     assert (len(seen), len(seen_again)) == (2, 1)
 
 
+def test_a_url_that_is_not_graphmems_graphql_says_so(server_url: str, admin_token: str,
+                                                     ns: str) -> None:
+    service = server_url.removesuffix("/graphql")
+    for bare in (service, f"{service}/"):  # no path: the service's /graphql
+        with Memory(bare, admin_token, ns) as memory:
+            assert memory.about("Dana") == []
+            assert repr(memory) == f"Memory(url={server_url!r}, namespace={ns!r})"
+    for wrong, status in ((f"{service}/graphq", 404), (f"{service}/console", 405)):
+        with Memory(wrong, admin_token, ns, retries=0) as memory, \
+                pytest.raises(GraphmemError) as raised:
+            memory.about("Dana")
+        assert raised.value.message.startswith(f"HTTP {status} from {wrong}: ")
+        assert "not a GraphQL endpoint; check url= or GRAPHMEM_URL" in raised.value.message
+        assert "/graphql" in raised.value.message and not raised.value.retryable
+    for typo in ("127.0.0.1:8000/graphql", "localhost", "ftp://x/graphql"):
+        with pytest.raises(ValueError, match="url must be an http\\(s\\) URL like"):
+            Memory(typo, admin_token, ns)
+    with Memory(server_url, admin_token, ns) as memory, pytest.raises(NotFound) as missing:
+        memory.why("fact_missing")  # graphmem's own errors keep their words
+    assert "GraphQL endpoint" not in missing.value.message
+
+
+def test_a_page_answering_200_is_not_taken_for_graphql() -> None:
+    _, page = _answers((200, {"html": "a proxy's sign-in page"}, {}))
+    with Memory("http://x/app", "k", "ns", transport=httpx.MockTransport(page)) as memory, \
+            pytest.raises(GraphmemError, match="HTTP 200 from http://x/app: not a GraphQL "):
+        memory.recall("q")
+
+
 def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRAPHMEM_URL", "http://memory.example/graphql")
     monkeypatch.setenv("GRAPHMEM_KEY", "gm_secret")

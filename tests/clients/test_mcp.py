@@ -22,15 +22,25 @@ from graphmem_client.tools import TOOLS
 from mcp.client import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from tests.support.server import free_port
 
-# The entry point `pip install 'graphmem-client[mcp]'` installs beside this Python.
+# The entry point `pip install 'graphmem-client[mcp]'` installs beside this Python, and the
+# service's CLI.
 GRAPHMEM_MCP = str(Path(sys.executable).with_name("graphmem-mcp"))
+GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
 
 
-def _environment(server_url: str, key: str, namespace: str) -> dict[str, str]:
-    return {"GRAPHMEM_URL": server_url, "GRAPHMEM_KEY": key, "GRAPHMEM_NAMESPACE": namespace}
+def _environment(server_url: str, key: str, namespace: str | None) -> dict[str, str]:
+    """The server's environment: the user's settings, and this run's PYTHONPATH (the MCP SDK
+    passes a child only PATH, HOME and the like; the package under test may be on it)."""
+    env = {"GRAPHMEM_URL": server_url, "GRAPHMEM_KEY": key}
+    if namespace is not None:
+        env["GRAPHMEM_NAMESPACE"] = namespace
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
 
 
 @asynccontextmanager
@@ -76,13 +86,25 @@ async def test_tools_over_stdio(server_url: str, admin_token: str, ns: str) -> N
         assert fact in await call("about", {"entity": "Dana"})
         assert "I moved to Porto last month." in await call("why", {"fact_id": fact})
 
-        assert (await call("correct", {"fact_id": fact, "object": "Lisbon", "reason": "typo"})
-                ).startswith("Corrected")
+        fixed = await call("record", {"turns": [
+            {"role": "user", "content": "Sorry, I meant Lisbon.", "actor": "Dana"}]})
+        correction = fixed.rsplit(": ", 1)[1].rstrip(".")
+        assert (await call("correct", {"fact_id": fact, "object": "Lisbon", "reason": "typo",
+                                       "evidence": [correction]})).startswith("Corrected")
         lisbon = (await call("about", {"entity": "Dana"})).split(": ")[0]
+        assert "Sorry, I meant Lisbon." in await call("why", {"fact_id": lisbon})
+        history = await call("history", {"subject": "Dana", "predicate": "lives_in"})
+        assert f"{fact}: Dana lives in Porto (superseded; believed from " in history
+        assert f"{lisbon}: Dana lives in Lisbon (active" in history
+        assert "Dana is also called: D." in await call("alias", {"entity": "Dana",
+                                                                 "alias": "D."})
+        assert await call("conflicts", {}) == "No open conflicts."
         assert (await call("retract", {"fact_id": lisbon, "reason": "wrong"})
                 ).startswith("Retracted")
 
         conflict = await _conflict(session, server_url, admin_token, ns)
+        assert f"Conflict {conflict.id}: Dana favorite_color, candidates:" in await call(
+            "conflicts", {})
         keep = conflict.candidates[0].id
         resolved = await call("resolve_conflict", {"conflict_id": conflict.id, "keep": keep,
                                                    "reason": "the user said so"})
@@ -109,6 +131,37 @@ async def _conflict(session: ClientSession, server_url: str, key: str, ns: str) 
     return conflict
 
 
+async def test_the_use_memory_prompt(server_url: str, admin_token: str, ns: str) -> None:
+    async with _stdio(server_url, admin_token, ns) as session:
+        (prompt,) = (await session.list_prompts()).prompts
+        assert prompt.name == "use-memory" and prompt.description
+        assert [(a.name, a.required) for a in prompt.arguments or []] == [("user_name", False)]
+        named = await session.get_prompt("use-memory", {"user_name": "Dana"})
+        (message,) = named.messages
+        assert message.role == "user" and isinstance(message.content, types.TextContent)
+        text = message.content.text
+        assert 'The user is Dana: store facts about them under "Dana"' in text
+        assert "call recall" in text and "correct" in text
+        (anonymous,) = (await session.get_prompt("use-memory")).messages
+        assert isinstance(anonymous.content, types.TextContent)
+        assert 'else under "user"' in anonymous.content.text
+        assert "The user is" not in anonymous.content.text
+        with pytest.raises(MCPError, match="unknown prompt 'remember-all'"):
+            await session.get_prompt("remember-all")
+
+
+@pytest.mark.parametrize("command", [(GRAPHMEM_MCP,), (GRAPHMEM, "mcp")],
+                         ids=["graphmem-mcp", "graphmem mcp"])
+def test_without_a_namespace_it_says_so_in_one_line(command: tuple[str, ...],
+                                                     server_url: str, admin_token: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "GRAPHMEM_NAMESPACE"}
+    done = subprocess.run(command, env={**env, **_environment(server_url, admin_token, None)},
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("graphmem-mcp: GRAPHMEM_NAMESPACE is not set: set it to the end "
+                           "user's namespace, e.g. GRAPHMEM_NAMESPACE=acme/user-42\n")
+
+
 async def test_resources_over_stdio(server_url: str, admin_token: str, ns: str) -> None:
     async with _stdio(server_url, admin_token, ns) as session:
         templates = (await session.list_resource_templates()).resource_templates
@@ -122,6 +175,8 @@ async def test_resources_over_stdio(server_url: str, admin_token: str, ns: str) 
         nobody = _text(await session.read_resource("graphmem://entity/Nobody%20Else"))
         assert nobody == "Memory holds no current facts about Nobody Else."
 
+        missing = "graphmem://session/no%20such/summary"
+        assert _text(await session.read_resource(missing)) == "No summary of session no such yet."
         summary = "graphmem://session/chat-1/summary"
         assert _text(await session.read_resource(summary)) == "No summary of session chat-1 yet."
         recorded = await session.call_tool("record", {"turns": [
@@ -186,7 +241,6 @@ def _graphql(url: str, key: str, query: str, **variables: Any) -> dict[str, Any]
 async def test_graphmem_mcp_is_the_same_server(server_url: str, admin_token: str,
                                                ns: str) -> None:
     """`graphmem mcp`, the service's CLI, runs the client package's server."""
-    graphmem = str(Path(sys.executable).with_name("graphmem"))
-    async with _stdio(server_url, admin_token, ns, (graphmem, "mcp")) as session:
+    async with _stdio(server_url, admin_token, ns, (GRAPHMEM, "mcp")) as session:
         listed = (await session.list_tools()).tools
         assert [t.name for t in listed] == [t.name for t in TOOLS]

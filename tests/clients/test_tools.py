@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -21,22 +22,29 @@ from graphmem_client.tools import (
 )
 from jsonschema import Draft202012Validator
 
-NAMES = {"remember", "record", "recall", "search", "about", "why", "correct", "retract",
-         "forget", "resolve_conflict"}
+NAMES = {"remember", "record", "recall", "search", "about", "history", "why", "correct",
+         "retract", "forget", "conflicts", "resolve_conflict", "alias", "summary"}
 # Arguments a model would send, one call per tool: each must fit the schema the model saw.
 EXAMPLES: dict[str, dict[str, Any]] = {
     "remember": {"subject": "Dana", "predicate": "works_at", "object": "Acme Robotics",
-                 "evidence": ["u1"], "confidence": 0.9, "valid_from": "2026-05-01T00:00:00Z"},
+                 "evidence": ["u1"], "confidence": 0.9, "valid_from": "2026-05-01T00:00:00Z",
+                 "source": "user_statement"},
     "record": {"turns": [{"role": "user", "content": "I moved to Porto", "actor": "Dana"}],
                "session_id": "chat-1"},
     "recall": {"query": "Where does Dana work?", "budget": 500, "session_id": "chat-1"},
     "search": {"query": "Acme", "limit": 5, "kinds": ["fact", "episode"]},
-    "about": {"entity": "Dana"},
+    "about": {"entity": "Dana", "valid_at": "2026-04-01T00:00:00Z",
+              "as_of": "2026-05-01T00:00:00Z"},
+    "history": {"subject": "Dana", "predicate": "works_at"},
     "why": {"fact_id": "fact_1"},
-    "correct": {"fact_id": "fact_1", "object": "Globex", "reason": "the user said so"},
+    "correct": {"fact_id": "fact_1", "object": "Globex", "reason": "the user said so",
+                "evidence": ["u2"]},
     "retract": {"fact_id": "fact_1", "reason": "never true"},
     "forget": {"entity": "Dana"},
+    "conflicts": {},
     "resolve_conflict": {"conflict_id": "c1", "keep": "fact_1", "reason": "the user said so"},
+    "alias": {"entity": "user", "alias": "Dana"},
+    "summary": {"session_id": "chat-1"},
 }
 
 
@@ -82,6 +90,9 @@ def test_anthropic_tools_have_valid_input_schemas() -> None:
 def _check_parameters(schema: dict[str, Any]) -> None:
     Draft202012Validator.check_schema(schema)
     assert schema["type"] == "object" and schema["additionalProperties"] is False
+    # Anthropic refuses a request whose tools combine schemas at the top ("input_schema does
+    # not support oneOf, allOf, or anyOf at the top level"), and OpenAI's strict mode too.
+    assert not {"oneOf", "anyOf", "allOf", "not", "if"} & set(schema)
     assert set(schema.get("required", [])) <= set(schema["properties"])
     text = json.dumps(schema)
     assert "$ref" not in text and "$defs" not in text and '"title"' not in text
@@ -149,14 +160,30 @@ def test_the_dispatcher_runs_every_tool_against_the_service(
     assert about.startswith(f"{fact}: Dana works at Acme Robotics (active; confidence 0.9")
     why = call("why", {"fact_id": fact})
     assert "Evidence:" in why and "I just started a new job at Acme Robotics." in why
+    before = datetime.now(UTC).isoformat()
 
-    corrected = call("correct", {"fact_id": fact, "object": "Globex", "reason": "typo"})
+    fixed = call("record", {"turns": [{"role": "user", "content": "Sorry, I meant Globex.",
+                                       "actor": "Dana"}], "session_id": "chat-1"})
+    correction = fixed.rsplit(": ", 1)[1].rstrip(".")
+    corrected = call("correct", {"fact_id": fact, "object": "Globex", "reason": "typo",
+                                 "evidence": [correction]})
     assert corrected.startswith("Corrected; the old value is kept as history. Now: ")
     assert "Dana works at Globex" in corrected
     globex = corrected.split("Now: ")[1].split(": ")[0]
     assert "Globex" in call("about", {"entity": "Dana"})
     assert "Acme" not in call("about", {"entity": "Dana"})
+    believed = call("about", {"entity": "Dana", "as_of": before})
+    assert believed.startswith(f"{fact}: Dana works at Acme Robotics (superseded") and \
+        "Globex" not in believed
+    assert call("about", {"entity": "Dana", "as_of": "2020-01-01T00:00:00Z"}) == \
+        "Memory held no facts about Dana then."
     assert "Replaced by:" in call("why", {"fact_id": fact})
+    assert "Sorry, I meant Globex." in call("why", {"fact_id": globex})
+    history = call("history", {"subject": "Dana", "predicate": "works_at"}).splitlines()
+    assert [line.split(": ")[0] for line in history] == [globex, fact]
+    assert re.fullmatch(rf"{fact}: Dana works at Acme Robotics \(superseded; believed from "
+                        r"[-\d: ]+; ended [-\d: ]+ by tests-admin; reason: typo\)", history[1])
+    assert call("history", {"subject": "Nobody"}) == "Memory has never held facts about Nobody."
     retracted = call("retract", {"fact_id": globex, "reason": "she never joined"})
     assert retracted.startswith(f"Retracted (kept as history): {globex}: ")
     assert "retracted" in retracted
@@ -168,15 +195,32 @@ def test_the_dispatcher_runs_every_tool_against_the_service(
         predicate } }""", ns=ns)
     blue = call("remember", {"subject": "Dana", "predicate": "favorite_color", "object": "blue"})
     green = call("remember", {"subject": "Dana", "predicate": "favorite_color",
-                              "object": "green"})
+                              "object": "green", "source": "user_statement"})
     assert green.startswith("Remembered, but it conflicts with another value"), green
+    assert "user_statement" in green
     conflict = re.search(r"open conflict (\S+)\)", call("about", {"entity": "Dana"}))
     assert conflict is not None
+    listed = call("conflicts", {}).splitlines()
+    assert listed[0] == f"Conflict {conflict[1]}: Dana favorite_color, candidates:"
+    assert sorted(line.split(": ")[1].split(" (")[0] for line in listed[1:]) == [
+        "Dana favorite color blue", "Dana favorite color green"]
     keep = blue.split(": ")[1]
     resolved = call("resolve_conflict", {"conflict_id": conflict[1], "keep": keep,
                                          "reason": "the user said blue"})
     assert resolved.startswith(f"Conflict {conflict[1]} resolved; kept: {keep}: "), resolved
     assert call("about", {"entity": "Dana"}).startswith(f"{keep}: Dana favorite color blue (active")
+    assert call("conflicts", {}) == "No open conflicts."
+
+    assert call("alias", {"entity": "Dana", "alias": "D. Reyes"}) == \
+        "Dana is also called: D. Reyes."
+    assert keep in call("about", {"entity": "D. Reyes"})
+    assert call("alias", {"entity": "Nobody", "alias": "x"}).startswith(
+        "Error from alias: NOT_FOUND")
+    assert call("summary", {"session_id": "chat-1"}) == "No summary of session chat-1 yet."
+    _graphql(server_url, admin_token, """mutation($ns: String!, $s: SummaryInput!) {
+        writeSummary(namespace: $ns, summary: $s) { id } }""", ns=ns, s={
+        "text": "A new job was mentioned.", "covers": [first_turn], "sessionId": "chat-1"})
+    assert call("summary", {"session_id": "chat-1"}) == "A new job was mentioned."
 
     erased = call("forget", {"entity": "Dana"})
     assert erased.startswith("Erased ") and "verified: nothing of it is left" in erased

@@ -29,6 +29,9 @@ class Reply:
     rejects: frozenset[str] = frozenset()
     prompt_tokens: int = 120
     completion_tokens: int = 30
+    # the model calls tools instead: [{"id", "type": "function", "function": {"name",
+    # "arguments": JSON text}}], as OpenAI answers them
+    tool_calls: list[dict[str, Any]] | None = None
 
 
 def facts_reply(*facts: dict[str, Any], **kwargs: Any) -> Reply:
@@ -70,9 +73,11 @@ def chat_endpoint(*script: Reply) -> Iterator[ChatEndpoint]:
             self._send(200, {
                 "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
                 "model": request["model"],
-                "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                "choices": [{"index": 0, "message": {
                     "role": "assistant", "content": None if reply.refusal else reply.content,
-                    "refusal": reply.refusal}}],
+                    "refusal": reply.refusal,
+                    **({"tool_calls": reply.tool_calls} if reply.tool_calls else {})},
+                    "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
                 "usage": {"prompt_tokens": reply.prompt_tokens,
                           "completion_tokens": reply.completion_tokens,
                           "total_tokens": reply.prompt_tokens + reply.completion_tokens}})

@@ -25,10 +25,12 @@ from graphmem_client.errors import (
 from graphmem_client.memory import AsyncMemory, Memory
 from graphmem_client.models import (
     Conflict,
+    Entity,
     Episode,
     Fact,
     Hit,
     Piece,
+    PredicatePolicy,
     Provenance,
     Recall,
     Receipt,
@@ -45,6 +47,7 @@ __all__ = [
     "DatabaseUnavailable",
     "DecryptionFailed",
     "DuplicateConflict",
+    "Entity",
     "Episode",
     "Fact",
     "Forbidden",
@@ -59,6 +62,7 @@ __all__ = [
     "NotResumable",
     "PayloadTooLarge",
     "Piece",
+    "PredicatePolicy",
     "Provenance",
     "QueryTimeout",
     "QueryTooCostly",

@@ -7,6 +7,7 @@ import os
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -41,11 +42,20 @@ class Settings:
         headers = {"User-Agent": "graphmem-client/0.1"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        return cls(url or os.environ.get("GRAPHMEM_URL") or DEFAULT_URL, namespace, headers,
-                   timeout, max(0, retries))
+        return cls(endpoint(url or os.environ.get("GRAPHMEM_URL") or DEFAULT_URL), namespace,
+                   headers, timeout, max(0, retries))
 
     def __repr__(self) -> str:  # the key stays out of logs and tracebacks
         return f"Settings(url={self.url!r}, namespace={self.namespace!r})"
+
+
+def endpoint(url: str) -> str:
+    """The GraphQL endpoint: a URL without a path (``http://127.0.0.1:8000``) means the
+    service's ``/graphql``; any other path is kept (a proxy may serve it elsewhere)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"url must be an http(s) URL like {DEFAULT_URL}: got {url!r}")
+    return url.rstrip("/") + "/graphql" if parts.path in ("", "/") else url
 
 
 def body(call: Call) -> dict[str, Any]:
@@ -69,8 +79,11 @@ def data_of(response: httpx.Response) -> dict[str, Any]:
     if response.status_code != 200 or not isinstance(payload, dict) \
             or not isinstance(payload.get("data"), dict):
         code = _STATUS_CODES.get(response.status_code, "INTERNAL")
-        raise error_for(code, f"HTTP {response.status_code} from {response.request.url}",
-                        retryable=response.status_code in (429, 503))
+        message = f"HTTP {response.status_code} from {response.request.url}"
+        if response.status_code in (200, 404, 405):  # an answer, but not graphmem's
+            message += (": not a GraphQL endpoint; check url= or GRAPHMEM_URL (graphmem's is "
+                        f"the service's /graphql, e.g. {DEFAULT_URL})")
+        raise error_for(code, message, retryable=response.status_code in (429, 503))
     data: dict[str, Any] = payload["data"]
     return data
 

@@ -21,10 +21,12 @@ from graphmem_client import _generated as gen
 from graphmem_client.errors import InvalidInput, NotResumable, PayloadTooLarge
 from graphmem_client.models import (
     Conflict,
+    Entity,
     Episode,
     Fact,
     Hit,
     Piece,
+    PredicatePolicy,
     Provenance,
     Recall,
     Receipt,
@@ -50,16 +52,17 @@ class Call:
     def repeatable(self) -> bool:
         """Safe to send again when its answer was lost (a timeout once it reached the server):
         reads, and the writes that are idempotent by their content (episodes by externalId; a
-        fact asserted again adds nothing new)."""
+        fact asserted again adds nothing new; a policy set again is the same policy)."""
         return self.document.lstrip().startswith("query") or self.operation in _REPEATABLE
 
 
 Steps = Generator[Call, dict[str, Any], T]
-_REPEATABLE = frozenset({"RecordEpisodes", "AssertFacts"})
+_REPEATABLE = frozenset({"RecordEpisodes", "AssertFacts", "SetPredicatePolicy"})
 
 BATCH = 500  # episodes per request until the server names its cap (1000 by default)
 BATCH_BYTES = 4 * 1024 * 1024  # half the server's default body cap (8 MiB)
 _PAGE = 100
+_ABOUT = 200  # facts per end at another instant, as the entity's own lists hold now
 _CAP = re.compile(r"send 1 to (\d+) ")
 
 
@@ -102,11 +105,12 @@ def record(namespace: str, turns: Iterable[Turn | dict[str, Any]],
 
 def remember(namespace: str, subject: str, predicate: str, object: str | int | float | bool,
              evidence: list[str] | None, valid_from: datetime | str | None,
-             valid_to: datetime | str | None, confidence: float | None) -> Steps[Remembered]:
+             valid_to: datetime | str | None, confidence: float | None,
+             source: str | None) -> Steps[Remembered]:
     fact: dict[str, Any] = {"subject": subject, "predicate": predicate,
                             "evidence": evidence or [], **_object(object)}
     for key, value in (("validFrom", _time(valid_from)), ("validTo", _time(valid_to)),
-                       ("confidence", confidence)):
+                       ("confidence", confidence), ("source", source and source.upper())):
         if value is not None:
             fact[key] = value
     gen.FactInput.model_validate(fact)  # the generated input type checks the shape
@@ -158,12 +162,36 @@ def search(namespace: str, query: str, limit: int, kinds: list[str] | None) -> S
     return hits
 
 
-def about(namespace: str, entity: str) -> Steps[list[Fact]]:
-    data = yield Call(gen.ABOUT_GQL, "About", {"namespace": namespace, "name": entity})
-    found = gen.About.model_validate(data).entity
-    if found is None:
-        return []
-    return [_to(Fact, fact) for fact in (*found.facts_out, *found.facts_in)]
+def about(namespace: str, entity: str, valid_at: datetime | str | None,
+          as_of: datetime | str | None) -> Steps[list[Fact]]:
+    """Now: the entity's facts (by name or alias, either end). At another instant: the facts
+    query, which finds the subject by name or alias and the object by its name."""
+    if valid_at is None and as_of is None:
+        data = yield Call(gen.ABOUT_GQL, "About", {"namespace": namespace, "name": entity})
+        found = gen.About.model_validate(data).entity
+        if found is None:
+            return []
+        return [_to(Fact, fact) for fact in (*found.facts_out, *found.facts_in)]
+    data = yield Call(gen.ABOUT_AT_GQL, "AboutAt", {
+        "namespace": namespace, "name": entity, "validAt": _time(valid_at),
+        "asOf": _time(as_of), "first": _ABOUT})
+    at = gen.AboutAt.model_validate(data)
+    return [_to(Fact, fact) for fact in (*at.as_subject.nodes, *at.as_object.nodes)]
+
+
+def history(namespace: str, subject: str, predicate: str | None) -> Steps[list[Fact]]:
+    """Every version, newest belief first, whatever its status."""
+    found: list[Fact] = []
+    after: str | None = None
+    while True:
+        data = yield Call(gen.HISTORY_GQL, "History", {
+            "namespace": namespace, "subject": subject, "predicate": predicate,
+            "first": _PAGE, "after": after})
+        page = gen.History.model_validate(data).facts
+        found += [_to(Fact, node) for node in page.nodes]
+        if not page.page_info.has_next_page:
+            return found
+        after = page.page_info.end_cursor
 
 
 def why(namespace: str, fact_id: str) -> Steps[Provenance]:
@@ -172,10 +200,11 @@ def why(namespace: str, fact_id: str) -> Steps[Provenance]:
     return _to(Provenance, gen.Provenance.model_validate(data).provenance)
 
 
-def correct(namespace: str, fact_id: str, object: str | int | float | bool,
-            reason: str) -> Steps[Fact]:
+def correct(namespace: str, fact_id: str, object: str | int | float | bool, reason: str,
+            evidence: list[str] | None) -> Steps[Fact]:
     data = yield Call(gen.CORRECT_FACT_GQL, "CorrectFact", {
-        "namespace": namespace, "factId": fact_id, "reason": reason, **_object(object)})
+        "namespace": namespace, "factId": fact_id, "reason": reason, "evidence": evidence,
+        **_object(object)})
     return _to(Fact, gen.CorrectFact.model_validate(data).correct_fact.fact)
 
 
@@ -223,6 +252,26 @@ def resolve(namespace: str, conflict_id: str, keep: str, reason: str) -> Steps[C
     data = yield Call(gen.RESOLVE_CONFLICT_GQL, "ResolveConflict", {
         "namespace": namespace, "conflictId": conflict_id, "keep": keep, "reason": reason})
     return _to(Conflict, gen.ResolveConflict.model_validate(data).resolve_conflict)
+
+
+def alias(namespace: str, entity: str, alias: str) -> Steps[Entity]:
+    data = yield Call(gen.ADD_ALIAS_GQL, "AddAlias", {"namespace": namespace, "name": entity,
+                                                      "alias": alias})
+    return _to(Entity, gen.AddAlias.model_validate(data).add_alias)
+
+
+def set_policy(namespace: str, predicate: str, cardinality: str,
+               strategy: str) -> Steps[PredicatePolicy]:
+    data = yield Call(gen.SET_PREDICATE_POLICY_GQL, "SetPredicatePolicy", {
+        "namespace": namespace, "predicate": predicate, "cardinality": cardinality.upper(),
+        "strategy": strategy.upper()})
+    return _to(PredicatePolicy, gen.SetPredicatePolicy.model_validate(data).set_predicate_policy)
+
+
+def summary(namespace: str, session_id: str) -> Steps[Summary | None]:
+    data = yield Call(gen.SESSION_SUMMARY_GQL, "SessionSummary", {"namespace": namespace,
+                                                                  "sessionId": session_id})
+    return _maybe(Summary, gen.SessionSummary.model_validate(data).summary)
 
 
 def _warn_unless_resumable(turns: list[Turn]) -> None:

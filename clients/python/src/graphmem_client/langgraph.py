@@ -46,7 +46,7 @@ from langgraph.store.base import (
 )
 
 from graphmem_client import _generated as gen
-from graphmem_client._operations import Call, search
+from graphmem_client._operations import Call, search, set_policy
 from graphmem_client.memory import AsyncMemory, Memory
 
 __all__ = ["PREDICATE", "GraphmemStore"]
@@ -54,9 +54,6 @@ __all__ = ["PREDICATE", "GraphmemStore"]
 PREDICATE = "langgraph_item"
 _PAGE = 200  # the server's default page cap
 _SEARCH_CAP = 100  # search answers at most this many hits
-_POLICY = """mutation LanggraphPolicy($namespace: String!, $predicate: String!) {
-  setPredicatePolicy(namespace: $namespace, predicate: $predicate, cardinality: ONE,
-                     strategy: RECENCY) { predicate } }"""
 _ITEMS = """query LanggraphItems($namespace: String!, $where: FactWhere, $first: Int!,
                                $after: String) {
   facts(namespace: $namespace, where: $where, first: $first, after: $after) {
@@ -123,7 +120,7 @@ class GraphmemStore(BaseStore):
                     "namespace": ns, "factId": found[0], "reason": "langgraph store delete"})
             return None
         if ns not in self._policy_set:
-            yield Call(_POLICY, "LanggraphPolicy", {"namespace": ns, "predicate": PREDICATE})
+            yield from set_policy(ns, PREDICATE, "one", "recency")
             self._policy_set.add(ns)
         envelope = json.dumps({"namespace": list(op.namespace), "key": op.key,
                                "value": op.value}, ensure_ascii=False, sort_keys=True)

@@ -1,5 +1,5 @@
-"""graphmem as an MCP server: the memory tools of `graphmem_client.tools`, and an entity's
-facts and a session's summary as resources.
+"""graphmem as an MCP server: the memory tools of `graphmem_client.tools`, an entity's facts
+and a session's summary as resources, and a `use-memory` prompt telling a model how to use them.
 
 One server serves one end user: the namespace and API key come from `GRAPHMEM_URL`,
 `GRAPHMEM_KEY` and `GRAPHMEM_NAMESPACE` (as for `Memory`), never from a tool's arguments.
@@ -38,7 +38,6 @@ except ModuleNotFoundError as missing:  # the SDK is an extra: say which
         f"{missing.name} is missing: graphmem-mcp needs pip install 'graphmem-client[mcp]'",
         name=missing.name) from missing
 
-from graphmem_client.errors import GraphmemError
 from graphmem_client.memory import AsyncMemory
 from graphmem_client.tools import TOOLS, dispatch_async
 
@@ -72,6 +71,8 @@ def create_server(memory: Callable[[], AsyncMemory] = AsyncMemory) -> Server[Asy
         on_list_resources=_list_resources,
         on_list_resource_templates=_list_resource_templates,
         on_read_resource=_read_resource,
+        on_list_prompts=_list_prompts,
+        on_get_prompt=_get_prompt,
     )
 
 
@@ -108,28 +109,62 @@ async def _list_resource_templates(ctx: _Context, params: types.PaginatedRequest
 
 async def _read_resource(ctx: _Context, params: types.ReadResourceRequestParams,
                          ) -> types.ReadResourceResult:
-    uri, memory = str(params.uri), ctx.lifespan_context
+    uri = str(params.uri)
     if entity := _ENTITY_URI.fullmatch(uri):
-        result = await dispatch_async(memory, "about", {"entity": unquote(entity["name"])})
-        if result.is_error:
-            raise MCPError(code=INVALID_PARAMS, message=result.text)
-        text = result.text
+        tool, arguments = "about", {"entity": unquote(entity["name"])}
     elif session := _SUMMARY_URI.fullmatch(uri):
-        try:
-            text = await _summary(memory, unquote(session["session_id"]))
-        except GraphmemError as error:
-            raise MCPError(code=INVALID_PARAMS, message=str(error)) from error
+        tool, arguments = "summary", {"session_id": unquote(session["session_id"])}
     else:
         raise MCPError(code=INVALID_PARAMS, message=f"unknown resource {uri}")
+    result = await dispatch_async(ctx.lifespan_context, tool, arguments)
+    if result.is_error:
+        raise MCPError(code=INVALID_PARAMS, message=result.text)
     return types.ReadResourceResult(
-        contents=[types.TextResourceContents(uri=uri, text=text, mime_type="text/plain")])
+        contents=[types.TextResourceContents(uri=uri, text=result.text, mime_type="text/plain")])
 
 
-async def _summary(memory: AsyncMemory, session_id: str) -> str:
-    # The facade has no summary read: recall's summary layer is the session's latest summary.
-    recall = await memory.recall(session_id, budget=4000, session_id=session_id)
-    summaries = [piece.text for piece in recall.pieces if piece.layer == "summary"]
-    return "\n\n".join(summaries) or f"No summary of session {session_id} yet."
+_USE_MEMORY = types.Prompt(
+    name="use-memory", title="Use long-term memory",
+    description="Instructions for using graphmem's memory tools in this conversation.",
+    arguments=[types.PromptArgument(
+        name="user_name", required=False,
+        description="The user's name, if the application knows it.")])
+
+
+async def _list_prompts(ctx: _Context, params: types.PaginatedRequestParams | None,
+                        ) -> types.ListPromptsResult:
+    return types.ListPromptsResult(prompts=[_USE_MEMORY])
+
+
+async def _get_prompt(ctx: _Context, params: types.GetPromptRequestParams,
+                      ) -> types.GetPromptResult:
+    if params.name != _USE_MEMORY.name:
+        raise MCPError(code=INVALID_PARAMS, message=f"unknown prompt {params.name!r}: "
+                       f"graphmem serves {_USE_MEMORY.name!r}")
+    name = (params.arguments or {}).get("user_name", "").strip()
+    return types.GetPromptResult(description=_USE_MEMORY.description, messages=[
+        types.PromptMessage(role="user", content=types.TextContent(
+            type="text", text=use_memory_instructions(name or None)))])
+
+
+def use_memory_instructions(user_name: str | None = None) -> str:
+    """What the `use-memory` prompt tells a model: when to call which memory tool."""
+    who = (f'The user is {user_name}: store facts about them under "{user_name}" (alias links '
+           f'"user" to it).' if user_name else
+           'Store facts about the user under their name once you know it, else under "user"; '
+           'when they tell you their name, call alias(entity="user", alias=<name>).')
+    return "\n".join([
+        "You have long-term memory about the user through the graphmem tools.",
+        "- Before answering anything personal, call recall with the user's message.",
+        "- When the user tells you something durable (where they live or work, what they "
+        "like, people in their life), call remember; give the ids record answered as evidence.",
+        f"- {who}",
+        "- When the user corrects you, call about to find the fact, then correct it with the "
+        "user's turn as evidence; retract what was never true.",
+        "- history shows what changed; why shows how memory knows something; conflicts lists "
+        "disputes to ask the user about, resolve_conflict settles one.",
+        "- forget erases only when the user asks you to delete something.",
+    ])
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -142,6 +177,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8765, help="HTTP: port")
     parser.add_argument("--path", default="/mcp", help="HTTP: the endpoint's path")
     args = parser.parse_args(argv)
+    if not os.environ.get("GRAPHMEM_NAMESPACE"):  # checked here: a server that fails to
+        # start reaches the MCP client only as "Connection closed"
+        parser.exit(2, "graphmem-mcp: GRAPHMEM_NAMESPACE is not set: set it to the end user's "
+                       "namespace, e.g. GRAPHMEM_NAMESPACE=acme/user-42\n")
     server = create_server()
     if args.transport == "stdio":
         anyio.run(_serve_stdio, server)

@@ -1,13 +1,13 @@
-"""``Memory`` (sync) and ``AsyncMemory``: an agent's memory in eleven calls.
+"""``Memory`` (sync) and ``AsyncMemory``: an agent's memory in a few calls.
 
 Quick start::
 
     from graphmem_client import Memory
 
     with Memory(namespace="acme/user-42") as memory:   # GRAPHMEM_URL, GRAPHMEM_KEY from env
-        memory.record([{"role": "user", "content": "I just started at Acme Robotics"}],
-                      session_id="chat-1")
-        memory.remember("user", "works_at", "Acme Robotics")
+        turns = memory.record([{"role": "user", "content": "I just started at Acme Robotics"}],
+                              session_id="chat-1")
+        memory.remember("user", "works_at", "Acme Robotics", evidence=turns.episode_ids)
         print(memory.recall("Where do I work?", session_id="chat-1").text)
 
 Both classes drive the same calls (``_operations``: one generator per method, which yields
@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 import httpx
 
@@ -31,18 +31,26 @@ from graphmem_client import _operations as ops
 from graphmem_client.errors import GraphmemError
 from graphmem_client.models import (
     Conflict,
+    Entity,
     Fact,
     Hit,
+    PredicatePolicy,
     Provenance,
     Recall,
     Receipt,
     RecordResult,
     Remembered,
+    Summary,
     Turn,
 )
 
 T = TypeVar("T")
 Value = str | int | float | bool
+Moment = datetime | str | None
+Source = Literal["user_statement", "user_correction", "agent_assertion", "extraction",
+                 "inference", "import"]
+Cardinality = Literal["one", "many"]
+Strategy = Literal["recency", "confidence", "source_priority", "manual"]
 
 
 class Memory:
@@ -73,12 +81,15 @@ class Memory:
         return self.run(ops.record(self.namespace, turns, session_id))
 
     def remember(self, subject: str, predicate: str, object: Value, *,
-                 evidence: list[str] | None = None, valid_from: datetime | str | None = None,
-                 valid_to: datetime | str | None = None,
-                 confidence: float | None = None) -> Remembered:
-        """Assert ``subject predicate object`` (a string object names an entity)."""
+                 evidence: list[str] | None = None, valid_from: Moment = None,
+                 valid_to: Moment = None, confidence: float | None = None,
+                 source: Source | None = None) -> Remembered:
+        """Assert ``subject predicate object`` (a string object names an entity).
+        ``evidence``: episode ids (``record(...).episode_ids``) or externalIds. ``source``:
+        who said it, ``agent_assertion`` by default (``user_statement`` outranks it under
+        SOURCE_PRIORITY)."""
         return self.run(ops.remember(self.namespace, subject, predicate, object, evidence,
-                                      valid_from, valid_to, confidence))
+                                      valid_from, valid_to, confidence, source))
 
     def recall(self, query: str, *, budget: int = 1000,
                session_id: str | None = None) -> Recall:
@@ -90,17 +101,27 @@ class Memory:
         """Hybrid search over episodes, facts, summaries, entities (``kinds`` narrows it)."""
         return self.run(ops.search(self.namespace, query, limit, kinds))
 
-    def about(self, entity: str) -> list[Fact]:
-        """Current facts with the entity as subject or object (the newest 200 of each)."""
-        return self.run(ops.about(self.namespace, entity))
+    def about(self, entity: str, *, valid_at: Moment = None,
+              as_of: Moment = None) -> list[Fact]:
+        """Facts with the entity as subject or object (the newest 200 of each): current ones,
+        or those true in the world at ``valid_at`` as memory believed them at ``as_of``
+        (either alone: ``as_of`` alone reads what was believed then and valid then)."""
+        return self.run(ops.about(self.namespace, entity, valid_at, as_of))
+
+    def history(self, subject: str, predicate: str | None = None) -> list[Fact]:
+        """Every version of the subject's facts (of one predicate), newest first, whatever
+        its status: when each was believed, and who ended it, when and why."""
+        return self.run(ops.history(self.namespace, subject, predicate))
 
     def why(self, fact_id: str) -> Provenance:
         """Evidence episodes, citing summaries and supersession of one fact."""
         return self.run(ops.why(self.namespace, fact_id))
 
-    def correct(self, fact_id: str, object: Value, *, reason: str) -> Fact:
-        """Replace a fact's object; the old fact stays as superseded history."""
-        return self.run(ops.correct(self.namespace, fact_id, object, reason))
+    def correct(self, fact_id: str, object: Value, *, reason: str,
+                evidence: list[str] | None = None) -> Fact:
+        """Replace a fact's object; the old fact stays as superseded history. ``evidence``:
+        the episodes that say so (the user's turn), beside graphmem's note of the change."""
+        return self.run(ops.correct(self.namespace, fact_id, object, reason, evidence))
 
     def retract(self, fact_id: str, *, reason: str) -> Fact:
         """Withdraw a fact; it stays as retracted history."""
@@ -118,6 +139,19 @@ class Memory:
     def resolve(self, conflict_id: str, keep: str, *, reason: str) -> Conflict:
         """Settle a conflict by keeping the candidate fact ``keep``."""
         return self.run(ops.resolve(self.namespace, conflict_id, keep, reason))
+
+    def alias(self, entity: str, alias: str) -> Entity:
+        """Make ``alias`` another name of ``entity`` (e.g. ``alias("user", "Dana")``)."""
+        return self.run(ops.alias(self.namespace, entity, alias))
+
+    def set_policy(self, predicate: str, cardinality: Cardinality,
+                   strategy: Strategy = "recency") -> PredicatePolicy:
+        """How ``predicate`` resolves competing values in this namespace, for later writes."""
+        return self.run(ops.set_policy(self.namespace, predicate, cardinality, strategy))
+
+    def summary(self, session_id: str) -> Summary | None:
+        """The freshest summary of a conversation, or None before there is one."""
+        return self.run(ops.summary(self.namespace, session_id))
 
     def close(self) -> None:
         self._http.close()
@@ -185,13 +219,12 @@ class AsyncMemory:
         return await self.run(ops.record(self.namespace, turns, session_id))
 
     async def remember(self, subject: str, predicate: str, object: Value, *,
-                       evidence: list[str] | None = None,
-                       valid_from: datetime | str | None = None,
-                       valid_to: datetime | str | None = None,
-                       confidence: float | None = None) -> Remembered:
+                       evidence: list[str] | None = None, valid_from: Moment = None,
+                       valid_to: Moment = None, confidence: float | None = None,
+                       source: Source | None = None) -> Remembered:
         """See ``Memory.remember``."""
         return await self.run(ops.remember(self.namespace, subject, predicate, object,
-                                            evidence, valid_from, valid_to, confidence))
+                                            evidence, valid_from, valid_to, confidence, source))
 
     async def recall(self, query: str, *, budget: int = 1000,
                      session_id: str | None = None) -> Recall:
@@ -203,17 +236,23 @@ class AsyncMemory:
         """See ``Memory.search``."""
         return await self.run(ops.search(self.namespace, query, limit, kinds))
 
-    async def about(self, entity: str) -> list[Fact]:
+    async def about(self, entity: str, *, valid_at: Moment = None,
+                    as_of: Moment = None) -> list[Fact]:
         """See ``Memory.about``."""
-        return await self.run(ops.about(self.namespace, entity))
+        return await self.run(ops.about(self.namespace, entity, valid_at, as_of))
+
+    async def history(self, subject: str, predicate: str | None = None) -> list[Fact]:
+        """See ``Memory.history``."""
+        return await self.run(ops.history(self.namespace, subject, predicate))
 
     async def why(self, fact_id: str) -> Provenance:
         """See ``Memory.why``."""
         return await self.run(ops.why(self.namespace, fact_id))
 
-    async def correct(self, fact_id: str, object: Value, *, reason: str) -> Fact:
+    async def correct(self, fact_id: str, object: Value, *, reason: str,
+                      evidence: list[str] | None = None) -> Fact:
         """See ``Memory.correct``."""
-        return await self.run(ops.correct(self.namespace, fact_id, object, reason))
+        return await self.run(ops.correct(self.namespace, fact_id, object, reason, evidence))
 
     async def retract(self, fact_id: str, *, reason: str) -> Fact:
         """See ``Memory.retract``."""
@@ -231,6 +270,19 @@ class AsyncMemory:
     async def resolve(self, conflict_id: str, keep: str, *, reason: str) -> Conflict:
         """See ``Memory.resolve``."""
         return await self.run(ops.resolve(self.namespace, conflict_id, keep, reason))
+
+    async def alias(self, entity: str, alias: str) -> Entity:
+        """See ``Memory.alias``."""
+        return await self.run(ops.alias(self.namespace, entity, alias))
+
+    async def set_policy(self, predicate: str, cardinality: Cardinality,
+                         strategy: Strategy = "recency") -> PredicatePolicy:
+        """See ``Memory.set_policy``."""
+        return await self.run(ops.set_policy(self.namespace, predicate, cardinality, strategy))
+
+    async def summary(self, session_id: str) -> Summary | None:
+        """See ``Memory.summary``."""
+        return await self.run(ops.summary(self.namespace, session_id))
 
     async def aclose(self) -> None:
         await self._http.aclose()

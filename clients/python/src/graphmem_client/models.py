@@ -90,7 +90,9 @@ class RecordResult(_Model):
 
 
 class Fact(_Model):
-    """A subject–predicate–object statement and where it stands."""
+    """A subject–predicate–object statement and where it stands: ``recorded_at`` is when
+    memory started believing it, ``retracted_at`` when that ended (superseded or retracted),
+    ``ended_by`` the key whose write ended it and ``reason`` why."""
 
     id: str
     subject: str
@@ -105,6 +107,8 @@ class Fact(_Model):
     valid_to: datetime | None = None
     recorded_at: datetime | None = None
     retracted_at: datetime | None = None
+    asserted_by: str | None = None
+    ended_by: str | None = None
     reason: str | None = None
     open_conflicts: list[str] = Field(default_factory=list)
 
@@ -131,6 +135,24 @@ class Episode(_Model):
     actor: str | None = None
     content: str
     occurred_at: datetime
+
+
+class Entity(_Model):
+    """A person or thing: its name and the other names that resolve to it."""
+
+    id: str
+    name: str
+    aliases: list[str]
+
+
+class PredicatePolicy(_Model):
+    """How a predicate resolves competing values: ``cardinality`` ONE or MANY, ``strategy``
+    RECENCY, CONFIDENCE, SOURCE_PRIORITY or MANUAL (who wins an overlap, for ONE)."""
+
+    predicate: str
+    cardinality: str
+    strategy: str
+    is_default: bool
 
 
 class Summary(_Model):

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from graphmem_client.errors import GraphmemError
 from graphmem_client.models import (
     Conflict,
+    Entity,
     Episode,
     Fact,
     Hit,
@@ -45,6 +46,7 @@ from graphmem_client.models import (
     Receipt,
     RecordResult,
     Remembered,
+    Summary,
 )
 
 if TYPE_CHECKING:
@@ -84,6 +86,9 @@ _Value = Annotated[_Text | int | float | bool, Field(
     description='A name, e.g. "Acme Robotics" (it becomes an entity), or a number or true/false.')]
 _Reason = Annotated[_Text, Field(description="Why, in a few words (kept for audit).")]
 _FactId = Annotated[_Text, Field(description="The fact's id (about, search and remember show it).")]
+_EVIDENCE = "Ids of the episodes that say so (record answers them), e.g. the user's turn."
+_USER = ('the user: their name if you know it, else "user" (when the user tells you their '
+         'name, alias links it to "user")')
 
 
 class _Turn(BaseModel):
@@ -111,11 +116,15 @@ class _Record(_Arguments):
 
 class _Remember(_Arguments):
     method = "remember"
-    subject: _Text = Field(description='Who or what it is about, e.g. "Dana"; "user" is the user.')
+    subject: _Text = Field(description=f'Who or what it is about, e.g. "Acme Robotics"; for '
+                                       f'{_USER}.')
     predicate: _Text = Field(description='The relation in snake_case, e.g. "works_at", '
                                          '"lives_in", "likes", "allergic_to".')
     object: _Value
-    evidence: list[str] | None = Field(None, description="Ids of the episodes that say so.")
+    evidence: list[_Text] | None = Field(None, description=_EVIDENCE)
+    source: Literal["user_statement", "agent_assertion"] | None = Field(
+        None, description="user_statement when the user said it themselves; default "
+                          "agent_assertion (what you gathered).")
     valid_from: datetime | None = Field(None, description="When it became true (ISO 8601); "
                                                           "default: when it was said.")
     valid_to: datetime | None = Field(None, description="When it stopped being true (ISO 8601).")
@@ -156,11 +165,31 @@ class _Search(_Arguments):
 
 class _About(_Arguments):
     method = "about"
-    entity: _Text = Field(description='A name or alias, e.g. "Dana"; "user" is the user.')
+    entity: _Text = Field(description=f'A name or alias, e.g. "Dana"; for {_USER}.')
+    valid_at: datetime | None = Field(
+        None, description="What was true in the world at this instant (ISO 8601); default: now.")
+    as_of: datetime | None = Field(
+        None, description="What memory believed at this instant (ISO 8601), before later "
+                          "changes; default: now.")
 
     def render(self, result: list[Fact]) -> str:
-        return ("\n".join(_fact(fact) for fact in result)
-                or f"Memory holds no current facts about {self.entity}.")
+        if result:
+            return "\n".join(_fact(fact) for fact in result)
+        if self.valid_at or self.as_of:
+            return f"Memory held no facts about {self.entity} then."
+        return f"Memory holds no current facts about {self.entity}."
+
+
+class _History(_Arguments):
+    method = "history"
+    subject: _Text = Field(description=f'Whose facts, e.g. "Dana"; for {_USER}.')
+    predicate: str | None = Field(None, min_length=1,
+                                  description='Only this relation, e.g. "works_at".')
+
+    def render(self, result: list[Fact]) -> str:
+        what = f"{self.subject} {self.predicate}" if self.predicate else self.subject
+        return ("\n".join(_version(fact) for fact in result)
+                or f"Memory has never held facts about {what}.")
 
 
 class _Why(_Arguments):
@@ -181,6 +210,7 @@ class _Correct(_Arguments):
     fact_id: _FactId
     object: _Value
     reason: _Reason
+    evidence: list[_Text] | None = Field(None, description=_EVIDENCE)
 
     def render(self, result: Fact) -> str:
         return f"Corrected; the old value is kept as history. Now: {_fact(result)}"
@@ -233,6 +263,47 @@ class _ResolveConflict(_Arguments):
         kept = next((f for f in result.candidates if f.id == result.kept), None)
         return (f"Conflict {result.id} {result.status.lower()}; kept: "
                 f"{_fact(kept) if kept else result.kept}.")
+
+
+class _Conflicts(_Arguments):
+    method = "conflicts"
+
+    def render(self, result: list[Conflict]) -> str:
+        return "\n".join(
+            "\n".join([f"Conflict {c.id}: {c.subject} {c.predicate}, candidates:",
+                       *(f"- {_fact(f)}" for f in c.candidates)]) for c in result
+        ) or "No open conflicts."
+
+
+class _Alias(_Arguments):
+    method = "alias"
+    entity: _Text = Field(description='The name memory knows, e.g. "user".')
+    alias: _Text = Field(description='Another name for the same one, e.g. "Dana".')
+
+    def render(self, result: Entity) -> str:
+        return f"{result.name} is also called: {', '.join(result.aliases)}."
+
+
+class _Summary(_Arguments):
+    method = "summary"
+    session_id: _Text = Field(description="The conversation.")
+
+    def render(self, result: Summary | None) -> str:
+        if result is None:
+            return f"No summary of session {self.session_id} yet."
+        return f"{result.text}{' (stale: what it covers has changed)' if result.stale else ''}"
+
+
+def _version(fact: Fact) -> str:
+    """A fact as one version in its history: believed from when, ended when, by whom, why."""
+    line = f"{fact.id}: {fact.text} ({fact.status.lower()}"
+    if fact.recorded_at:
+        line += f"; believed from {fact.recorded_at:%Y-%m-%d %H:%M}"
+    if fact.retracted_at:
+        line += f"; ended {fact.retracted_at:%Y-%m-%d %H:%M}"
+        line += f" by {fact.ended_by}" if fact.ended_by else ""
+    line += f"; reason: {fact.reason}" if fact.reason else ""
+    return f"{line})"
 
 
 def _fact(fact: Fact) -> str:
@@ -289,24 +360,39 @@ TOOLS: tuple[Tool, ...] = (
     Tool("search", "Search everything memory holds (past turns, facts, summaries, entities) for "
          "words, a name or a question. Use it to find a past detail or a fact's id.", _Search),
     Tool("about", "List what memory currently believes about one person or thing, with fact "
-         "ids. Use it before correcting or retracting a fact.", _About),
+         "ids. Use it before correcting or retracting a fact. With valid_at or as_of: what was "
+         "true then, or what memory believed then.", _About),
+    Tool("history", "List every version of the facts about someone (of one relation, if "
+         "given): current, replaced and withdrawn, with when each was believed and who ended "
+         "it, when and why. Use it when the user asks what changed or what was true before.",
+         _History),
     Tool("remember", "Store one fact as subject, predicate, object, e.g. Dana works_at Acme "
          "Robotics. Use it when the user tells you something durable about themselves or "
-         "others. A newer value of a single-valued fact (where someone works or lives) "
+         "others. Facts about the user go under the user's name if you know it, else under "
+         "\"user\" (recall reads I, me and my as the user: \"user\", the speaker and their "
+         "aliases). A newer value of a single-valued fact (where someone works or lives) "
          "supersedes the old one; the history stays.", _Remember),
     Tool("record", "Log conversation turns verbatim, as evidence and for later recall. Use it "
          "for turns worth keeping that are not logged automatically.", _Record),
     Tool("why", "Explain why memory believes a fact: the turns that evidence it, what it "
          "replaced or was replaced by. Use it when the user asks how you know something.", _Why),
     Tool("correct", "Replace a wrong fact's value when the user corrects you "
-         "(\"actually it's Porto, not Lisbon\"). The old value is kept as history.", _Correct),
+         "(\"actually it's Porto, not Lisbon\"); give the user's turn as evidence. The old value "
+         "is kept as history.", _Correct),
     Tool("retract", "Withdraw a fact that is no longer believed or was never true, without a "
          "replacement value.", _Retract),
     Tool("forget", "Permanently erase memory the user asks you to delete: everything about one "
          "entity, or some episodes. Cannot be undone. Erasing all of the user's memory is not "
          "a tool: tell the user where their app offers it.", _Forget),
+    Tool("conflicts", "List the disputes memory could not settle (two values for something "
+         "that has one), with their candidate facts. Use it to ask the user which is right.",
+         _Conflicts),
     Tool("resolve_conflict", "Settle a dispute between facts memory could not decide (two values "
          "for something that has one), keeping the one that is right.", _ResolveConflict),
+    Tool("alias", "Record that a name is another name for the same person or thing, e.g. "
+         "entity \"user\", alias \"Dana\" when the user tells you their name: facts under "
+         "either name are then found by both.", _Alias),
+    Tool("summary", "Read the latest summary of a conversation (its session id).", _Summary),
 )
 
 _BY_NAME: Mapping[str, Tool] = {tool.name: tool for tool in TOOLS}

@@ -1,4 +1,12 @@
 from .about import About, AboutEntity, AboutEntityFactsIn, AboutEntityFactsOut
+from .about_at import (
+    AboutAt,
+    AboutAtAsObject,
+    AboutAtAsObjectNodes,
+    AboutAtAsSubject,
+    AboutAtAsSubjectNodes,
+)
+from .add_alias import AddAlias, AddAliasAddAlias
 from .assert_facts import (
     AssertFacts,
     AssertFactsAssertFacts,
@@ -13,6 +21,7 @@ from .correct_fact import (
     CorrectFactCorrectFactFact,
 )
 from .enums import (
+    Cardinality,
     ConflictStatus,
     EpisodeKind,
     FactStatus,
@@ -20,6 +29,7 @@ from .enums import (
     SearchKind,
     Sensitivity,
     Source,
+    Strategy,
 )
 from .erase_episodes import EraseEpisodes, EraseEpisodesEraseEpisodes
 from .erase_namespace import EraseNamespace, EraseNamespaceEraseNamespace
@@ -33,6 +43,7 @@ from .fragments import (
     ReceiptFieldsCounts,
     SummaryFields,
 )
+from .history import History, HistoryFacts, HistoryFactsNodes, HistoryFactsPageInfo
 from .input_types import EpisodeInput, FactInput, LiteralInput
 from .open_conflicts import (
     OpenConflicts,
@@ -41,12 +52,15 @@ from .open_conflicts import (
     OpenConflictsConflictsPageInfo,
 )
 from .operations import (
+    ABOUT_AT_GQL,
     ABOUT_GQL,
+    ADD_ALIAS_GQL,
     ASSERT_FACTS_GQL,
     CORRECT_FACT_GQL,
     ERASE_EPISODES_GQL,
     ERASE_NAMESPACE_GQL,
     ERASE_SUBJECT_GQL,
+    HISTORY_GQL,
     OPEN_CONFLICTS_GQL,
     PROVENANCE_GQL,
     RECALL_GQL,
@@ -54,6 +68,8 @@ from .operations import (
     RESOLVE_CONFLICT_GQL,
     RETRACT_FACT_GQL,
     SEARCH_GQL,
+    SESSION_SUMMARY_GQL,
+    SET_PREDICATE_POLICY_GQL,
 )
 from .provenance import (
     Provenance,
@@ -88,20 +104,35 @@ from .search import (
     SearchSearchHitsFact,
     SearchSearchHitsSummary,
 )
+from .session_summary import SessionSummary, SessionSummarySummary
+from .set_predicate_policy import (
+    SetPredicatePolicy,
+    SetPredicatePolicySetPredicatePolicy,
+)
 
 __all__ = [
+    "ABOUT_AT_GQL",
     "ABOUT_GQL",
+    "ADD_ALIAS_GQL",
     "ASSERT_FACTS_GQL",
     "About",
+    "AboutAt",
+    "AboutAtAsObject",
+    "AboutAtAsObjectNodes",
+    "AboutAtAsSubject",
+    "AboutAtAsSubjectNodes",
     "AboutEntity",
     "AboutEntityFactsIn",
     "AboutEntityFactsOut",
+    "AddAlias",
+    "AddAliasAddAlias",
     "AssertFacts",
     "AssertFactsAssertFacts",
     "AssertFactsAssertFactsFact",
     "BaseClient",
     "BaseModel",
     "CORRECT_FACT_GQL",
+    "Cardinality",
     "Client",
     "ConflictFields",
     "ConflictFieldsCandidates",
@@ -124,6 +155,11 @@ __all__ = [
     "FactFields",
     "FactInput",
     "FactStatus",
+    "HISTORY_GQL",
+    "History",
+    "HistoryFacts",
+    "HistoryFactsNodes",
+    "HistoryFactsPageInfo",
     "LiteralInput",
     "OPEN_CONFLICTS_GQL",
     "OpenConflicts",
@@ -159,6 +195,8 @@ __all__ = [
     "RetractFact",
     "RetractFactRetractFact",
     "SEARCH_GQL",
+    "SESSION_SUMMARY_GQL",
+    "SET_PREDICATE_POLICY_GQL",
     "Search",
     "SearchKind",
     "SearchSearch",
@@ -168,6 +206,11 @@ __all__ = [
     "SearchSearchHitsFact",
     "SearchSearchHitsSummary",
     "Sensitivity",
+    "SessionSummary",
+    "SessionSummarySummary",
+    "SetPredicatePolicy",
+    "SetPredicatePolicySetPredicatePolicy",
     "Source",
+    "Strategy",
     "SummaryFields",
 ]

@@ -1,23 +1,29 @@
 from typing import Any, Optional, Union
 
 from .about import About
+from .about_at import AboutAt
+from .add_alias import AddAlias
 from .assert_facts import AssertFacts
 from .base_client import BaseClient
 from .base_model import UNSET, UnsetType
 from .correct_fact import CorrectFact
-from .enums import SearchKind
+from .enums import Cardinality, SearchKind, Strategy
 from .erase_episodes import EraseEpisodes
 from .erase_namespace import EraseNamespace
 from .erase_subject import EraseSubject
+from .history import History
 from .input_types import EpisodeInput, FactInput, LiteralInput
 from .open_conflicts import OpenConflicts
 from .operations import (
+    ABOUT_AT_GQL,
     ABOUT_GQL,
+    ADD_ALIAS_GQL,
     ASSERT_FACTS_GQL,
     CORRECT_FACT_GQL,
     ERASE_EPISODES_GQL,
     ERASE_NAMESPACE_GQL,
     ERASE_SUBJECT_GQL,
+    HISTORY_GQL,
     OPEN_CONFLICTS_GQL,
     PROVENANCE_GQL,
     RECALL_GQL,
@@ -25,6 +31,8 @@ from .operations import (
     RESOLVE_CONFLICT_GQL,
     RETRACT_FACT_GQL,
     SEARCH_GQL,
+    SESSION_SUMMARY_GQL,
+    SET_PREDICATE_POLICY_GQL,
 )
 from .provenance import Provenance
 from .recall import Recall
@@ -32,6 +40,8 @@ from .record_episodes import RecordEpisodes
 from .resolve_conflict import ResolveConflict
 from .retract_fact import RetractFact
 from .search import Search
+from .session_summary import SessionSummary
+from .set_predicate_policy import SetPredicatePolicy
 
 
 def gql(q: str) -> str:
@@ -77,6 +87,23 @@ class Client(BaseClient):
         )
         data = self.get_data(response)
         return ResolveConflict.model_validate(data)
+
+    async def add_alias(
+        self, namespace: str, name: str, alias: str, **kwargs: Any
+    ) -> AddAlias:
+        variables: dict[str, object] = {
+            "namespace": namespace,
+            "name": name,
+            "alias": alias,
+        }
+        response = await self.execute(
+            query=ADD_ALIAS_GQL,
+            operation_name="AddAlias",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return AddAlias.model_validate(data)
 
     async def record_episodes(
         self, namespace: str, episodes: list[EpisodeInput], **kwargs: Any
@@ -150,6 +177,7 @@ class Client(BaseClient):
         reason: str,
         object_: Union[Optional[str], UnsetType] = UNSET,
         value: Union[Optional[LiteralInput], UnsetType] = UNSET,
+        evidence: Union[Optional[list[str]], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> CorrectFact:
         variables: dict[str, object] = {
@@ -158,6 +186,7 @@ class Client(BaseClient):
             "reason": reason,
             "object": object_,
             "value": value,
+            "evidence": evidence,
         }
         response = await self.execute(
             query=CORRECT_FACT_GQL,
@@ -193,6 +222,50 @@ class Client(BaseClient):
         data = self.get_data(response)
         return About.model_validate(data)
 
+    async def about_at(
+        self,
+        namespace: str,
+        name: str,
+        first: int,
+        valid_at: Union[Optional[Any], UnsetType] = UNSET,
+        as_of: Union[Optional[Any], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> AboutAt:
+        variables: dict[str, object] = {
+            "namespace": namespace,
+            "name": name,
+            "validAt": valid_at,
+            "asOf": as_of,
+            "first": first,
+        }
+        response = await self.execute(
+            query=ABOUT_AT_GQL, operation_name="AboutAt", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return AboutAt.model_validate(data)
+
+    async def history(
+        self,
+        namespace: str,
+        subject: str,
+        first: int,
+        predicate: Union[Optional[str], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> History:
+        variables: dict[str, object] = {
+            "namespace": namespace,
+            "subject": subject,
+            "predicate": predicate,
+            "first": first,
+            "after": after,
+        }
+        response = await self.execute(
+            query=HISTORY_GQL, operation_name="History", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return History.model_validate(data)
+
     async def provenance(
         self, namespace: str, fact_id: str, **kwargs: Any
     ) -> Provenance:
@@ -205,6 +278,29 @@ class Client(BaseClient):
         )
         data = self.get_data(response)
         return Provenance.model_validate(data)
+
+    async def set_predicate_policy(
+        self,
+        namespace: str,
+        predicate: str,
+        cardinality: Cardinality,
+        strategy: Strategy,
+        **kwargs: Any,
+    ) -> SetPredicatePolicy:
+        variables: dict[str, object] = {
+            "namespace": namespace,
+            "predicate": predicate,
+            "cardinality": cardinality,
+            "strategy": strategy,
+        }
+        response = await self.execute(
+            query=SET_PREDICATE_POLICY_GQL,
+            operation_name="SetPredicatePolicy",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return SetPredicatePolicy.model_validate(data)
 
     async def recall(
         self,
@@ -245,3 +341,16 @@ class Client(BaseClient):
         )
         data = self.get_data(response)
         return Search.model_validate(data)
+
+    async def session_summary(
+        self, namespace: str, session_id: str, **kwargs: Any
+    ) -> SessionSummary:
+        variables: dict[str, object] = {"namespace": namespace, "sessionId": session_id}
+        response = await self.execute(
+            query=SESSION_SUMMARY_GQL,
+            operation_name="SessionSummary",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return SessionSummary.model_validate(data)

@@ -1,6 +1,11 @@
 from enum import Enum
 
 
+class Cardinality(str, Enum):
+    ONE = "ONE"
+    MANY = "MANY"
+
+
 class ConflictStatus(str, Enum):
     OPEN = "OPEN"
     RESOLVED = "RESOLVED"
@@ -53,3 +58,10 @@ class Source(str, Enum):
     EXTRACTION = "EXTRACTION"
     INFERENCE = "INFERENCE"
     IMPORT = "IMPORT"
+
+
+class Strategy(str, Enum):
+    RECENCY = "RECENCY"
+    CONFIDENCE = "CONFIDENCE"
+    SOURCE_PRIORITY = "SOURCE_PRIORITY"
+    MANUAL = "MANUAL"

@@ -20,6 +20,8 @@ class FactFields(BaseModel):
     valid_to: Optional[Any] = Field(alias="validTo")
     recorded_at: Any = Field(alias="recordedAt")
     retracted_at: Optional[Any] = Field(alias="retractedAt")
+    asserted_by: Optional[str] = Field(alias="assertedBy")
+    ended_by: Optional[str] = Field(alias="endedBy")
     reason: Optional[str]
     open_conflicts: list[str] = Field(alias="openConflicts")
 

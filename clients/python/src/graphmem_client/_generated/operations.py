@@ -1,10 +1,13 @@
 __all__ = [
+    "ABOUT_AT_GQL",
     "ABOUT_GQL",
+    "ADD_ALIAS_GQL",
     "ASSERT_FACTS_GQL",
     "CORRECT_FACT_GQL",
     "ERASE_EPISODES_GQL",
     "ERASE_NAMESPACE_GQL",
     "ERASE_SUBJECT_GQL",
+    "HISTORY_GQL",
     "OPEN_CONFLICTS_GQL",
     "PROVENANCE_GQL",
     "RECALL_GQL",
@@ -12,6 +15,8 @@ __all__ = [
     "RESOLVE_CONFLICT_GQL",
     "RETRACT_FACT_GQL",
     "SEARCH_GQL",
+    "SESSION_SUMMARY_GQL",
+    "SET_PREDICATE_POLICY_GQL",
 ]
 
 OPEN_CONFLICTS_GQL = """
@@ -55,6 +60,8 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
 }
@@ -100,8 +107,20 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
+}
+"""
+
+ADD_ALIAS_GQL = """
+mutation AddAlias($namespace: String!, $name: String!, $alias: String!) {
+  addAlias(namespace: $namespace, name: $name, alias: $alias) {
+    id
+    name
+    aliases
+  }
 }
 """
 
@@ -202,19 +221,22 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
 }
 """
 
 CORRECT_FACT_GQL = """
-mutation CorrectFact($namespace: String!, $factId: ID!, $reason: String!, $object: String, $value: LiteralInput) {
+mutation CorrectFact($namespace: String!, $factId: ID!, $reason: String!, $object: String, $value: LiteralInput, $evidence: [String!]) {
   correctFact(
     namespace: $namespace
     factId: $factId
     reason: $reason
     object: $object
     value: $value
+    evidence: $evidence
   ) {
     outcome
     fact {
@@ -237,6 +259,8 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
 }
@@ -263,6 +287,8 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
 }
@@ -294,6 +320,95 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
+  reason
+  openConflicts
+}
+"""
+
+ABOUT_AT_GQL = """
+query AboutAt($namespace: String!, $name: String!, $validAt: DateTime, $asOf: DateTime, $first: Int!) {
+  asSubject: facts(
+    namespace: $namespace
+    where: {subject: $name}
+    validAt: $validAt
+    asOf: $asOf
+    first: $first
+  ) {
+    nodes {
+      ...FactFields
+    }
+  }
+  asObject: facts(
+    namespace: $namespace
+    where: {object: $name}
+    validAt: $validAt
+    asOf: $asOf
+    first: $first
+  ) {
+    nodes {
+      ...FactFields
+    }
+  }
+}
+
+fragment FactFields on Fact {
+  id
+  subject
+  predicate
+  object
+  objectKind
+  text
+  confidence
+  source
+  status
+  validFrom
+  validTo
+  recordedAt
+  retractedAt
+  assertedBy
+  endedBy
+  reason
+  openConflicts
+}
+"""
+
+HISTORY_GQL = """
+query History($namespace: String!, $subject: String!, $predicate: String, $first: Int!, $after: String) {
+  facts(
+    namespace: $namespace
+    where: {subject: $subject, predicate: $predicate}
+    includeHistory: true
+    first: $first
+    after: $after
+  ) {
+    nodes {
+      ...FactFields
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+
+fragment FactFields on Fact {
+  id
+  subject
+  predicate
+  object
+  objectKind
+  text
+  confidence
+  source
+  status
+  validFrom
+  validTo
+  recordedAt
+  retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
 }
@@ -345,6 +460,8 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
 }
@@ -355,6 +472,22 @@ fragment SummaryFields on Summary {
   level
   text
   stale
+}
+"""
+
+SET_PREDICATE_POLICY_GQL = """
+mutation SetPredicatePolicy($namespace: String!, $predicate: String!, $cardinality: Cardinality!, $strategy: Strategy!) {
+  setPredicatePolicy(
+    namespace: $namespace
+    predicate: $predicate
+    cardinality: $cardinality
+    strategy: $strategy
+  ) {
+    predicate
+    cardinality
+    strategy
+    isDefault
+  }
 }
 """
 
@@ -434,8 +567,26 @@ fragment FactFields on Fact {
   validTo
   recordedAt
   retractedAt
+  assertedBy
+  endedBy
   reason
   openConflicts
+}
+
+fragment SummaryFields on Summary {
+  id
+  sessionId
+  level
+  text
+  stale
+}
+"""
+
+SESSION_SUMMARY_GQL = """
+query SessionSummary($namespace: String!, $sessionId: String!) {
+  summary(namespace: $namespace, sessionId: $sessionId) {
+    ...SummaryFields
+  }
 }
 
 fragment SummaryFields on Summary {
