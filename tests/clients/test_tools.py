@@ -203,12 +203,13 @@ def test_the_dispatcher_runs_every_tool_against_the_service(
     listed = call("conflicts", {}).splitlines()
     assert listed[0] == f"Conflict {conflict[1]}: Dana favorite_color, candidates:"
     assert sorted(line.split(": ")[1].split(" (")[0] for line in listed[1:]) == [
-        "Dana favorite color blue", "Dana favorite color green"]
+        "Dana's favorite color is blue", "Dana's favorite color is green"]
     keep = blue.split(": ")[1]
     resolved = call("resolve_conflict", {"conflict_id": conflict[1], "keep": keep,
                                          "reason": "the user said blue"})
     assert resolved.startswith(f"Conflict {conflict[1]} resolved; kept: {keep}: "), resolved
-    assert call("about", {"entity": "Dana"}).startswith(f"{keep}: Dana favorite color blue (active")
+    assert call("about", {"entity": "Dana"}).startswith(
+        f"{keep}: Dana's favorite color is blue (active")
     assert call("conflicts", {}) == "No open conflicts."
 
     assert call("alias", {"entity": "Dana", "alias": "D. Reyes"}) == \
