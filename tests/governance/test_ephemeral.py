@@ -166,3 +166,26 @@ async def test_a_sweep_spares_a_session_written_to_since_it_was_found_idle(
     found = await gql.ok("""query($ns: String!) { episodes(namespace: $ns) { nodes {
         externalId } } }""", ns=ns)
     assert found["episodes"]["nodes"] == [{"externalId": "b1"}]
+
+
+async def test_idleness_counts_from_the_last_turn_not_from_the_marking(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """Time moves between the steps (an injected clock for the marking): a session marked an
+    hour before its last turn is not idle ten minutes after that turn; a session marked an
+    hour after its last turn is idle half an hour after that turn, marked or not since."""
+    here, now = Namespace(ns), datetime.now(UTC)
+    await ephemeral.mark(db, here, "busy", timedelta(minutes=30), now=now - timedelta(hours=1))
+    await gql.ok(RECORD, ns=ns, eps=[
+        ep("b1", 1, "a turn an hour after the marking", session="busy"),
+        ep("q1", 2, "a turn long before the marking", session="quiet")])
+    await ephemeral.mark(db, here, "quiet", timedelta(minutes=30), now=now + timedelta(hours=1))
+
+    async def sessions_left() -> list[str]:
+        found = await gql.ok("""query($ns: String!) { sessions(namespace: $ns) { nodes {
+            sessionId } } }""", ns=ns)
+        return sorted(s["sessionId"] for s in found["sessions"]["nodes"])
+
+    await ephemeral.expire_idle(db, now + timedelta(minutes=10))
+    assert await sessions_left() == ["busy", "quiet"]
+    await ephemeral.expire_idle(db, now + timedelta(minutes=31))
+    assert await sessions_left() == []  # both idle for 31 minutes since their last turn
