@@ -3,51 +3,87 @@ work is claimed so no two processes do it twice, a write through one is read thr
 other at once, and the per-key rate limit holds across them. Embedding can leave the serving
 processes for a `graphmem worker`.
 
-The embedding queue is service-wide, so these tests hold it alone: the suite's in-process
-app stops embedding meanwhile (the other test services never embed: tests/support/server)."""
+The embedding queue is service-wide, and these tests count what each process embeds: they run
+on a Neo4j of their own, so no other embedder takes part (the suite's in-process app, another
+suite sharing the test Neo4j, a test calling `embed_all_pending`: any of them took 144 of the
+400 turns the processes were counted on)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import re
+import shutil
 import subprocess
 import sys
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, contextmanager
 
 import httpx
 import pytest
-from starlette.applications import Starlette
 
-from graphmem.db.database import Database
+from graphmem.core.config import Settings
+from graphmem.db import migrations
+from graphmem.db.database import Database, connect
+from graphmem.local_neo4j import LocalNeo4j
+from graphmem.security.auth import create_key
+from tests.support import ROOT
 from tests.support.documents import RECORD, said
-from tests.support.runtime import embedding_paused
-from tests.support.server import serving
+from tests.support.server import free_port, serving
 
 PROCESSES = 2
 SEARCH = """query($ns: String!, $q: String!) { search(namespace: $ns, query: $q,
   kinds: [EPISODE]) { hits { episode { externalId } } } }"""
 
 
+@pytest.fixture(scope="module")
+def own_settings(settings: Settings) -> Iterator[Settings]:
+    """A Neo4j of this module's own (free ports, a home in this checkout), started and
+    thrown away with its data at the end."""
+    home = ROOT / ".graphmem" / f"test-processes-{uuid.uuid4().hex[:8]}"
+    own = Settings(**{**settings.model_dump(), "home": home, "local_bolt_port": free_port(),
+                      "local_http_port": free_port()})
+    server = LocalNeo4j.from_settings(own)
+    server.start()
+    try:
+        yield own
+    finally:
+        server.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+async def db(own_settings: Settings) -> AsyncIterator[Database]:
+    database = await connect(own_settings)
+    await migrations.apply(database)
+    yield database
+    await database.close()
+
+
+@pytest.fixture(scope="module")
+async def admin_token(db: Database) -> str:
+    return await create_key(db, "processes-admin", grants=[], admin=True)
+
+
+@pytest.fixture
+def ns() -> str:
+    return f"test/{uuid.uuid4().hex[:12]}"  # the whole database goes at the end
+
+
 @contextmanager
-def processes(**env: str) -> Iterator[list[str]]:
-    """Two service processes, each with its embedding worker, sharing the suite's Neo4j."""
+def processes(own: Settings, **env: str) -> Iterator[list[str]]:
+    """Two service processes sharing this module's Neo4j."""
+    on_own = {"GRAPHMEM_HOME": str(own.home), "GRAPHMEM_LOCAL_BOLT_PORT": str(
+        own.local_bolt_port), "GRAPHMEM_LOCAL_HTTP_PORT": str(own.local_http_port)}
     with ExitStack() as stack:
-        yield [stack.enter_context(serving(GRAPHMEM_PROCESSES=str(PROCESSES), **env))
+        yield [stack.enter_context(serving(GRAPHMEM_PROCESSES=str(PROCESSES), **on_own, **env))
                for _ in range(PROCESSES)]
 
 
 @pytest.fixture(scope="module")
-async def queue_alone(app: Starlette) -> AsyncIterator[None]:
-    """The in-process app's embedding worker stops for this module (giving back its claim)."""
-    async with embedding_paused(app):
-        yield
-
-
-@pytest.fixture(scope="module")
-def services(queue_alone: None, db: Database) -> Iterator[list[str]]:
-    with processes(GRAPHMEM_EMBEDDING_WORKER="true") as urls:
+def services(own_settings: Settings, db: Database) -> Iterator[list[str]]:
+    with processes(own_settings, GRAPHMEM_EMBEDDING_WORKER="true") as urls:
         yield urls
 
 
@@ -75,9 +111,12 @@ async def _drained(db: Database) -> None:
 
 # First: the module's `services` (which embed) are not started yet.
 async def test_a_worker_process_embeds_for_serving_processes_that_do_not(
-        queue_alone: None, db: Database, admin_token: str, ns: str) -> None:
-    env = {**os.environ, "GRAPHMEM_LOG_LEVEL": "WARNING", "GRAPHMEM_WORKERS": "0"}
-    with processes(GRAPHMEM_EMBEDDING_WORKER="false") as (a, b):
+        own_settings: Settings, db: Database, admin_token: str, ns: str) -> None:
+    env = {**os.environ, "GRAPHMEM_LOG_LEVEL": "WARNING", "GRAPHMEM_WORKERS": "0",
+           "GRAPHMEM_HOME": str(own_settings.home),
+           "GRAPHMEM_LOCAL_BOLT_PORT": str(own_settings.local_bolt_port),
+           "GRAPHMEM_LOCAL_HTTP_PORT": str(own_settings.local_http_port)}
+    with processes(own_settings, GRAPHMEM_EMBEDDING_WORKER="false") as (a, b):
         turns = [said(f"v{i}", f"2026-05-03T10:00:{i:02d}Z", f"the otter raft number {i:02d}")
                  for i in range(50)]
         assert "errors" not in (await _post(a, admin_token, RECORD, ns=ns, eps=turns)).json()
@@ -96,7 +135,7 @@ async def test_a_worker_process_embeds_for_serving_processes_that_do_not(
 async def test_no_node_is_embedded_twice_and_each_is_found_through_the_other(
         services: list[str], db: Database, admin_token: str, ns: str) -> None:
     a, b = services
-    # The processes' workers share the service-wide queue, whatever is waiting in it.
+    # The processes' workers share the service-wide queue (only they embed in this database).
     await _drained(db)
     before = [await _embedded(url) for url in services]
     turns = [said(f"t{i}", f"2026-05-01T10:{i // 60:02d}:{i % 60:02d}Z",
@@ -115,9 +154,10 @@ async def test_no_node_is_embedded_twice_and_each_is_found_through_the_other(
     assert "t7" in top  # (its neighbours share its words through their windows)
 
 
-async def test_the_per_key_limit_holds_across_processes(db: Database, admin_token: str) -> None:
+async def test_the_per_key_limit_holds_across_processes(own_settings: Settings, db: Database,
+                                                        admin_token: str) -> None:
     allowed = 0
-    with processes(GRAPHMEM_RATE_LIMIT_PER_MINUTE="6") as limited:
+    with processes(own_settings, GRAPHMEM_RATE_LIMIT_PER_MINUTE="6") as limited:
         for i in range(24):  # a balancer spreading one key's requests over both processes
             response = await _post(limited[i % PROCESSES], admin_token,
                                    "query { viewer { name } }")

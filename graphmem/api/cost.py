@@ -10,7 +10,9 @@ being validated or run.
 The estimate is the number of values the answer could hold: a field counts 1, times the
 size of each list it sits in: ``first``/``limit`` where given (a connection's own lists are
 already counted by it), otherwise ``LIST_ESTIMATE`` for a list field (an episode's derived
-facts, a fact's evidence: usually a handful).
+facts, a fact's evidence: usually a handful). A selection that ``@skip`` or ``@include``
+leaves out (a literal, or a variable given) costs nothing, as it returns nothing; one whose
+condition is a variable not given counts (validation names what is missing).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from graphql import (
+    BooleanValueNode,
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
@@ -32,6 +35,7 @@ from graphql import (
     InlineFragmentNode,
     IntValueNode,
     OperationDefinitionNode,
+    SelectionNode,
     SelectionSetNode,
     VariableNode,
 )
@@ -67,6 +71,8 @@ def estimate(schema: GraphQLSchema, document: Any, variables: Mapping[str, Any],
     def selections(selection_set: SelectionSetNode, parent: GraphQLObjectType | None) -> float:
         total = 0.0
         for node in selection_set.selections:
+            if _left_out(node, variables):
+                continue
             if isinstance(node, FragmentSpreadNode):
                 total += fragment(node.name.value)
             elif isinstance(node, InlineFragmentNode):
@@ -84,6 +90,25 @@ def estimate(schema: GraphQLSchema, document: Any, variables: Mapping[str, Any],
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     return max((selections(op.selection_set, _root(schema, op)) for op in operations),
                default=0.0)
+
+
+def _left_out(node: SelectionNode, variables: Mapping[str, Any]) -> bool:
+    """Whether ``@skip``/``@include`` leave this selection out of the answer."""
+    for directive in node.directives or ():
+        name = directive.name.value
+        value = next((a.value for a in directive.arguments or () if a.name.value == "if"), None)
+        if name not in ("skip", "include"):
+            continue
+        if isinstance(value, BooleanValueNode):
+            condition = value.value
+        elif isinstance(value, VariableNode) and isinstance(variables.get(value.name.value),
+                                                            bool):
+            condition = variables[value.name.value]
+        else:
+            continue
+        if condition == (name == "skip"):
+            return True
+    return False
 
 
 def _size(node: FieldNode, definition: GraphQLField | None, parent: GraphQLObjectType | None,

@@ -49,8 +49,10 @@ class SessionState:
                    maybe_datetime(row.get("updated_at")))
 
 
-async def mark(db: Database, ns: Namespace, session_id: str,
-               idle_ttl: timedelta) -> SessionState:
+async def mark(db: Database, ns: Namespace, session_id: str, idle_ttl: timedelta,
+               now: datetime | None = None) -> SessionState:
+    """Make the session ephemeral (made here, as of ``now``, if it has none yet). Its idle
+    time counts from its last recorded turn, not from this marking."""
     if not 1 <= len(session_id) <= 256:
         raise InvalidInput("sessionId must be 1-256 characters", field="sessionId")
     if not timedelta(seconds=1) <= idle_ttl <= MAX_TTL:
@@ -60,7 +62,7 @@ async def mark(db: Database, ns: Namespace, session_id: str,
     async def write(tx: Tx) -> Row:
         row = (await tx.run("sessions/mark_ephemeral", ns=ns, session_id=session_id,
                             ttl_s=idle_ttl.total_seconds(),
-                            now=to_native(datetime.now(UTC))))[0]
+                            now=to_native(now or datetime.now(UTC))))[0]
         if row["closed"]:
             raise SessionClosed.of(session_id)  # and the session made here is undone
         return dict(row["session"])

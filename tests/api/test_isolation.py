@@ -235,3 +235,94 @@ async def test_b_ids_through_a_namespace_are_unknown(client: httpx.AsyncClient, 
     finally:
         await delete_namespace(db, a)
         await delete_namespace(db, b)
+
+
+TENANTS = {  # two tenants alike in nothing: speakers, sessions, entities, predicates, times
+    "a": {"speaker": "Amara", "session": "clinic-notes", "place": "Lisbon Clinic",
+          "predicate": "volunteers_at", "when": "2025-03-04T08:15:00Z", "month": "2025-03",
+          "text": "I volunteer at the Lisbon Clinic on Tuesdays"},
+    "b": {"speaker": "Bertrand", "session": "oboe-diary", "place": "Zermatt",
+          "predicate": "plays_instrument", "when": "2019-08-17T21:40:00Z", "month": "2019-08",
+          "text": "Evening practice on my oboe up in Zermatt"},
+}
+
+
+async def _tenant(gql: GraphQLClient, ns: str, t: dict[str, str]) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[{
+        "externalId": f"{t['session']}-1", "sessionId": t["session"], "kind": "USER_MESSAGE",
+        "actor": t["speaker"], "content": t["text"], "occurredAt": t["when"]}])
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact(t["speaker"], t["predicate"], t["place"], evidence=[f"{t['session']}-1"],
+             validFrom=t["when"])])
+    await gql.ok("""mutation($ns: String!, $s: SummaryInput!) { writeSummary(namespace: $ns,
+        summary: $s) { id } }""", ns=ns, s={"text": t["text"], "sessionId": t["session"],
+                                             "covers": [f"{t['session']}-1"]})
+
+
+def _naming(t: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
+    """Every read that names the tenant's things: its speaker, entity, predicate, session."""
+    words = f"What did {t['speaker']} say about {t['place']} {t['predicate']}?"
+    return [
+        ("""query($ns: String!, $q: String!) { search(namespace: $ns, query: $q) { actors priors
+            timeRange { start } hits { kind episode { content actor sessionId occurredAt }
+            fact { text predicate } entity { name } summary { text } } } }""", {"q": words}),
+        ("""query($ns: String!, $q: String!, $who: String!) { recall(namespace: $ns, query: $q,
+            speaker: $who, sessionId: "x") { pieces { text } entities { name } plan { reason }
+            } }""", {"q": f"Where do I work? {words}", "who": t["speaker"]}),
+        ("""query($ns: String!, $p: String!) { facts(namespace: $ns, includeHistory: true,
+            where: {predicate: $p}) { nodes { text subject object } } }""",
+         {"p": t["predicate"]}),
+        ("""query($ns: String!, $e: String!) { entity(namespace: $ns, name: $e) { name
+            factsOut { object } } }""", {"e": t["speaker"]}),
+        ("""query($ns: String!, $e: String!) { traverse(namespace: $ns, from: $e, depth: 2) {
+            nodes { name } } }""", {"e": t["place"]}),
+        ("""query($ns: String!, $e: String!) { timeline(namespace: $ns, entity: $e,
+            includeHistory: true) { nodes { fact { text } } } }""", {"e": t["speaker"]}),
+        ("""query($ns: String!, $s: String!) { summary(namespace: $ns, sessionId: $s) { text }
+            episodes(namespace: $ns, where: {sessionId: $s}) { nodes { content } } }""",
+         {"s": t["session"]}),
+        ("""query($ns: String!) { sessions(namespace: $ns) { nodes { sessionId lastAt } }
+            predicatePolicies(namespace: $ns) { predicate }
+            episodes(namespace: $ns, first: 50) { nodes { actor content occurredAt } } }""",
+         {}),
+    ]
+
+
+def _traces(t: dict[str, str]) -> list[str]:
+    return [t["speaker"], t["session"], t["place"], t["predicate"], t["month"],
+            t["text"].split()[-1]]
+
+
+async def test_tenants_that_differ_in_everything_see_nothing_of_each_other(
+        client: httpx.AsyncClient, db: Database, gql: GraphQLClient) -> None:
+    """Each tenant asks, with its own key, about the other's speaker, entity, predicate and
+    session (just after the other asked the same: whatever a process remembers between
+    requests holds the other's answers): nothing of the other comes back — not its speaker
+    among the search's `actors`, not its entity, predicate, session, times or words — while
+    the same reads about its own things find them."""
+    names = {k: f"iso/{uuid.uuid4().hex[:8]}-{k}" for k in TENANTS}
+    try:
+        keys = {}
+        for k, t in TENANTS.items():
+            await _tenant(gql, names[k], t)
+            keys[k] = GraphQLClient(client, await create_key(db, f"iso-{k}", grants=[names[k]],
+                                                             admin=False))
+        for me, them in (("a", "b"), ("b", "a")):
+            for query, variables in _naming(TENANTS[them]):  # the other asks first
+                await keys[them].ok(query, ns=names[them], **variables)
+                answer = await keys[me](query, ns=names[me], **variables)
+                codes = {e["extensions"]["code"] for e in answer.get("errors") or []}
+                assert codes <= {"NOT_FOUND"}, (me, query, answer)  # as for a name unknown
+                crossed = json.dumps(answer.get("data")).lower()  # (errors echo the name)
+                leaked = [w for w in _traces(TENANTS[them]) if w.lower() in crossed]
+                assert not leaked, (me, query, leaked)
+                if "actors" in query:
+                    assert answer["data"]["search"]["actors"] == [], me
+            [search, *_] = _naming(TENANTS[me])
+            own = await keys[me].ok(search[0], ns=names[me], **search[1])
+            assert own["search"]["actors"] == [TENANTS[me]["speaker"]]
+            assert TENANTS[me]["place"] in json.dumps(own)
+            assert not [w for w in _traces(TENANTS[them]) if w.lower() in json.dumps(own).lower()]
+    finally:
+        for name in names.values():
+            await delete_namespace(db, name)

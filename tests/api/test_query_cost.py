@@ -112,3 +112,56 @@ async def test_an_answer_over_the_size_cap_is_a_typed_error(settings: Settings,
                 "query": f'{{ episodes(namespace: "{ns}", first: 1) {{ nodes {{ id }} }} }}'}
             )).json()
             assert "errors" not in one
+
+
+PLAIN = ('{ episodes(namespace: "a", first: 5) { nodes { id derivedFacts { id evidence { id } } '
+         '} } }')
+
+
+@pytest.mark.parametrize("form", [
+    # an inline fragment without a type condition keeps its parent's type (and its lists)
+    '{ episodes(namespace: "a", first: 5) { ... { nodes { ... { id derivedFacts { id ... { '
+    'evidence { id } } } } } } } }',
+    '{ episodes(namespace: "a", first: 5) { ... on EpisodeConnection { nodes { ... on Episode '
+    '{ id derivedFacts { id evidence { id } } } } } } }',
+    # fragments spread in fragments spread in fragments
+    'fragment E on Episode { id ...F } fragment F on Episode { derivedFacts { ...G } } '
+    'fragment G on Fact { id evidence { ...H } } fragment H on Episode { id } '
+    '{ episodes(namespace: "a", first: 5) { nodes { ...E } } }',
+    # aliases name the answer's keys, not other fields
+    '{ mine: episodes(namespace: "a", first: 5) { n: nodes { i: id d: derivedFacts { id '
+    'e: evidence { id } } } } }',
+    # directives: what they keep costs as written, what they leave out costs nothing
+    '{ episodes(namespace: "a", first: 5) { nodes { id derivedFacts @include(if: true) { id '
+    'evidence { id } } content @skip(if: true) } } }',
+    'query($yes: Boolean!, $no: Boolean!) { episodes(namespace: "a", first: 5) { nodes { id '
+    'derivedFacts @skip(if: $no) { id evidence { id } } content @include(if: $no) '
+    'metadata @skip(if: $yes) } } }',
+    'fragment C on Episode { content } { episodes(namespace: "a", first: 5) { nodes { id '
+    'derivedFacts { id evidence { id } } ...C @skip(if: true) ... @include(if: false) { '
+    'metadata } } } }',
+])
+def test_every_syntax_form_costs_what_the_plain_query_does(form: str) -> None:
+    schema = build_schema(Settings.model_construct(max_page=200))._schema
+    plain = estimate(schema, parse(PLAIN), {}, 200)
+    assert plain == 5 * (1 + 1 + 1 + 10 * (1 + 1 + 10 * 2))
+    assert estimate(schema, parse(form), {"yes": True, "no": False}, 200) == plain
+
+
+async def test_a_costly_query_is_refused_in_every_syntax_form(gql: GraphQLClient,
+                                                              ns: str) -> None:
+    """The service refuses the same query however it is spelled: an untyped inline fragment,
+    a fragment inside a fragment, an alias."""
+    inner = "derivedFacts { evidence { derivedFacts { evidence { derivedFacts { id } } } } }"
+    forms = [f'{{ episodes(namespace: "{ns}", first: 1) {{ nodes {{ {inner} }} }} }}',
+             f'{{ episodes(namespace: "{ns}", first: 1) {{ ... {{ nodes {{ ... {{ {inner} }} }}'
+             ' } } }',
+             f'fragment A on Episode {{ ...B }} fragment B on Episode {{ {inner} }} '
+             f'{{ episodes(namespace: "{ns}", first: 1) {{ nodes {{ ...A }} }} }}',
+             f'{{ e: episodes(namespace: "{ns}", first: 1) {{ n: nodes {{ {inner} }} }} }}']
+    for form in forms:
+        assert code(await gql(form)) == "QUERY_TOO_COSTLY", form
+    left_out = inner.replace("derivedFacts", "derivedFacts @skip(if: true)", 1)
+    skipped = await gql(f'{{ episodes(namespace: "{ns}", first: 1) {{ nodes {{ id {left_out} '
+                        '} } }')
+    assert "errors" not in skipped, skipped  # what @skip leaves out costs nothing

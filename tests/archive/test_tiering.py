@@ -5,7 +5,9 @@ byte; erasure reaches the archive; a tampered object is refused."""
 
 from __future__ import annotations
 
+import json
 import uuid
+import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -162,3 +164,90 @@ async def test_the_archive_in_an_s3_compatible_store(
         await s3.get(f"{tiering.namespace_prefix(here)}/00/{'0' * 64}")
     await s3.delete(await tiering.objects_of(s3, here))
     assert await tiering.objects_of(s3, here) == []
+
+
+async def test_every_path_of_erasure_reaches_the_archive(
+        gql: GraphQLClient, app: Starlette, db: Database, ns: str) -> None:
+    """Closing an ephemeral session and erasing a subject with its episodes delete the
+    archived objects of the episodes they erase (and only those), as erasing episodes does."""
+    await _archived(gql, db, ns, 6)  # sessions s0 (t0, t3), s1 (t1, t4), s2 (t2, t5)
+    store = stores.active()
+    assert store is not None
+    here = Namespace(ns)
+    await gql.ok("""mutation($ns: String!) { markSessionEphemeral(namespace: $ns,
+        sessionId: "s1", idleMinutes: 30) { idleMinutes } }""", ns=ns)
+    keys = {e["externalId"]: e["archiveKey"] for e in await _archive_keys(db, ns)}
+    closed = await gql.ok("""mutation($ns: String!) { closeSession(namespace: $ns,
+        sessionId: "s1") { verified remainingNodes } }""", ns=ns)
+    assert closed["closeSession"] == {"verified": True, "remainingNodes": 0}
+    left = set(await tiering.objects_of(store, here))
+    assert left == {keys[t] for t in ("t0", "t2", "t3", "t5")}  # t1's and t4's are gone
+    erased = await gql.ok("""mutation($ns: String!) { eraseSubject(namespace: $ns,
+        entity: "sailing", episodes: true) { verified remainingNodes } }""", ns=ns)
+    assert erased["eraseSubject"] == {"verified": True, "remainingNodes": 0}
+    assert set(await tiering.objects_of(store, here)) == {keys[t] for t in ("t2", "t3", "t5")}
+
+
+class _Unreachable(stores.LocalStore):
+    """A store that stops answering after the archiving (an object store away): deleting
+    fails, so the erased episodes' objects stay."""
+
+    async def delete(self, keys: list[str]) -> None:
+        raise OSError("the archive store does not answer")
+
+
+async def test_an_object_left_in_the_archive_leaves_the_receipt_unverified(
+        gql: GraphQLClient, app: Starlette, db: Database, ns: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    await _archived(gql, db, ns, 6)
+    store = stores.active()
+    assert isinstance(store, stores.LocalStore)
+    here = Namespace(ns)
+    await gql.ok("""mutation($ns: String!) { markSessionEphemeral(namespace: $ns,
+        sessionId: "s1", idleMinutes: 30) { idleMinutes } }""", ns=ns)
+    monkeypatch.setattr(stores, "_store", _Unreachable(store.root))
+    closed = await gql.ok("""mutation($ns: String!) { closeSession(namespace: $ns,
+        sessionId: "s1") { verified remainingNodes } }""", ns=ns)
+    assert closed["closeSession"] == {"verified": False, "remainingNodes": 2}
+    erased = await gql.ok("""mutation($ns: String!) { eraseSubject(namespace: $ns,
+        entity: "sailing", episodes: true) { verified remainingNodes } }""", ns=ns)
+    assert erased["eraseSubject"] == {"verified": False, "remainingNodes": 1}
+    assert len(await tiering.objects_of(store, here)) == 6
+    monkeypatch.undo()
+    await store.delete(await tiering.objects_of(store, here))
+
+
+async def _archive_keys(db: Database, ns: str) -> list[dict[str, Any]]:
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) WHERE e.archive_key IS NOT NULL "
+        "RETURN e.external_id AS externalId, e.archive_key AS archiveKey", {"ns": ns},
+        database_=db.name)
+    return [dict(row) for row in rows]
+
+
+async def test_an_object_that_is_what_its_address_says_but_not_the_episode_is_refused(
+        gql: GraphQLClient, app: Starlette, db: Database, ns: str) -> None:
+    """The object's address checks its bytes; the episode's content hash checks what they
+    say. An object written whole under its own (right) address, claiming the episode's id and
+    hash but holding other words, passes the first check and must fail the second."""
+    await _archived(gql, db, ns, 2)
+    store = stores.active()
+    assert store is not None
+    [row] = [r for r in await _archive_keys(db, ns) if r["externalId"] == "t0"]
+    payload = json.loads(zlib.decompress(await store.get(row["archiveKey"])))
+    payload["content"] = "Turn 0: I never said anything about sailing"
+    forged = zlib.compress(json.dumps(payload, sort_keys=True).encode())
+    key = stores.key_for(tiering.namespace_prefix(Namespace(ns)), forged)
+    await store.put(key, forged)
+    await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns, external_id: 't0'}) SET e.archive_key = $key",
+        {"ns": ns, "key": key}, database_=db.name)
+    assert stores.verify(key, await store.get(key)) == forged  # the address check passes
+    before = await namespace_contents(db, ns)
+    with pytest.raises(ArchiveMissing, match="does not match the episode's content hash"):
+        await tiering.rehydrate(db, store, Namespace(ns), ["t0"])
+    assert await namespace_contents(db, ns) == before
+    answer = await gql(REHYDRATE, ns=ns, ids=["t0"])
+    assert [e["extensions"]["code"] for e in answer["errors"]] == ["ARCHIVE_MISSING"]
+    assert "never said" not in json.dumps(await gql.ok(EPISODES, ns=ns))
+    await store.delete([key])

@@ -166,3 +166,28 @@ async def test_a_sweep_spares_a_session_written_to_since_it_was_found_idle(
     found = await gql.ok("""query($ns: String!) { episodes(namespace: $ns) { nodes {
         externalId } } }""", ns=ns)
     assert found["episodes"]["nodes"] == [{"externalId": "b1"}]
+
+
+async def test_idleness_counts_from_the_last_turn_not_from_the_marking(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """Time moves between the steps (an injected clock for the marking): with 30 seconds to
+    live, a session marked 20 seconds before its last turn is not idle 15 seconds after that
+    turn, and one marked a minute after its last turn is idle 35 seconds after that turn.
+    (Seconds, not minutes: a sweep erases every namespace's idle sessions, and one that runs
+    the clock on by minutes would erase other tests' sessions meanwhile.)"""
+    here, now, ttl = Namespace(ns), datetime.now(UTC), timedelta(seconds=30)
+    await ephemeral.mark(db, here, "busy", ttl, now=now - timedelta(seconds=20))
+    await gql.ok(RECORD, ns=ns, eps=[
+        ep("b1", 1, "a turn 20 seconds after the marking", session="busy"),
+        ep("q1", 2, "a turn a minute before the marking", session="quiet")])
+    await ephemeral.mark(db, here, "quiet", ttl, now=now + timedelta(minutes=1))
+
+    async def sessions_left() -> list[str]:
+        found = await gql.ok("""query($ns: String!) { sessions(namespace: $ns) { nodes {
+            sessionId } } }""", ns=ns)
+        return sorted(s["sessionId"] for s in found["sessions"]["nodes"])
+
+    await ephemeral.expire_idle(db, now + timedelta(seconds=15))
+    assert await sessions_left() == ["busy", "quiet"]
+    await ephemeral.expire_idle(db, now + timedelta(seconds=35))
+    assert await sessions_left() == []  # both idle for 35 seconds since their last turn

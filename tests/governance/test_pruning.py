@@ -116,3 +116,24 @@ async def test_pruning_needs_a_policy_and_a_sane_one(gql: GraphQLClient, ns: str
         assert answer["errors"][0]["extensions"]["code"] == "INVALID_INPUT", bad
     assert (await gql.ok("""query($ns: String!) { pruningPolicy(namespace: $ns) {
         minConfidence } }""", ns=ns))["pruningPolicy"] is None
+
+
+async def test_confidence_at_the_threshold_is_not_below_it(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """Below `minConfidence` is strict: a fact exactly at 0.5 stays, one just under goes;
+    `facts(where: {minConfidence})` ("at least") answers the mirror image."""
+    ids = await _made(gql, ns, fact("user", "likes", "under", confidence=0.49),
+                      fact("user", "likes", "at", confidence=0.5),
+                      fact("user", "likes", "over", confidence=0.51))
+    for given, kept in ((0.5, ["at", "over"]), (0.51, ["over"]),
+                        (0.49, ["at", "over", "under"])):
+        found = await gql.ok("""query($ns: String!, $min: Float!) { facts(namespace: $ns,
+            where: {minConfidence: $min}) { nodes { object } } }""", ns=ns, min=given)
+        assert sorted(f["object"] for f in found["facts"]["nodes"]) == kept, given
+    await gql.ok(POLICY, ns=ns)
+    later = datetime.now(UTC) + timedelta(days=31)
+    assert (await pruning.prune(db, Namespace(ns), dry_run=True, now=later)).fact_ids == [
+        ids["under"]]
+    assert (await pruning.prune(db, Namespace(ns), now=later)).fact_ids == [ids["under"]]
+    statuses = {f["object"]: f["status"] for f in (await gql.ok(FACTS, ns=ns))["facts"]["nodes"]}
+    assert statuses == {"under": "RETRACTED", "at": "ACTIVE", "over": "ACTIVE"}

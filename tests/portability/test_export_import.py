@@ -133,6 +133,21 @@ async def test_an_exported_namespace_imported_elsewhere_answers_alike(
     assert set(copy) == set(original) and len(copy) == 5
     for a, b in ((a, b) for a in original for b in original if original[a] > original[b] + 0.05):
         assert copy[a] > copy[b], (a, b, copy)  # what is clearly ranked above stays above
+    for kind, words in (("FACT", "herons Lisbon Porto"), ("SUMMARY", "walk mill pond"),
+                        ("ENTITY", "herons Lisbon Porto")):
+        found = await _by_keyword(gql, other, kind, words)
+        assert found == await _by_keyword(gql, ns, kind, words) and found, (kind, found)
+
+
+async def _by_keyword(gql: GraphQLClient, ns: str, kind: str, words: str) -> list[str]:
+    """What keyword search (BM25) finds of one kind, by its text."""
+    answer = await gql.ok("""query($ns: String!, $q: String!, $kinds: [SearchKind!]) {
+        search(namespace: $ns, query: $q, kinds: $kinds, includeHistory: true) { hits {
+        matches { retriever } fact { text } summary { text } entity { name } } } }""",
+                          ns=ns, q=words, kinds=[kind])
+    return sorted(str(hit["fact"] or hit["summary"] or hit["entity"])
+                  for hit in answer["search"]["hits"]
+                  if "bm25" in {m["retriever"] for m in hit["matches"]})
 
 
 def _scores(answer: dict[str, Any]) -> dict[str, float]:

@@ -7,8 +7,10 @@ The OpenAI-compatible embedder is exercised against a local HTTP server speaking
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -28,6 +30,8 @@ from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import store as facts
 from graphmem.retrieval import embeddings
 from graphmem.retrieval.search import Kind, SearchQuery, search
+from graphmem.security import encryption
+from graphmem.security.encryption import Keyring
 from tests.support.graph import delete_namespace
 
 DIMENSION = 8
@@ -259,6 +263,39 @@ async def test_a_node_no_key_opens_never_holds_back_another_tenants(db: Database
                                            "set_aside": True, "error": "DecryptionFailed",
                                            "vector": False}]
     finally:
+        await delete_namespace(db, other)
+
+
+def _ring(key_id: str) -> str:
+    return f"{key_id}:{base64.b64encode(os.urandom(32)).decode()}"
+
+
+@pytest.mark.hostile("tenants")
+@pytest.mark.parametrize("this_run", [None, "k1"], ids=["encryption-off", "another-k1"])
+async def test_an_encrypted_leftover_of_an_earlier_run_fails_no_batch(
+        db: Database, ns: str, this_run: str | None) -> None:
+    """Issue 44: the shared test store held a turn an earlier run had sealed (under its own
+    random ``k1``); this run has no key, or a ``k1`` of its own that opens nothing of that
+    run's. ``embed_all_pending`` set aside that turn and embedded the rest, never raising
+    DecryptionFailed for the whole batch (which held every namespace's turns)."""
+    other = f"{ns}-b"
+    earlier = Keyring.parse(_ring("k1")).seal("a turn of an earlier run", ns)
+    try:
+        encryption.install(_ring(this_run) if this_run else None)
+        await db.driver.execute_query(
+            "CREATE (:Episode:EmbedPending {ns: $ns, id: 'ep_' + randomUUID(), seq: 0, "
+            "kind: 'user_message', session_id: 's0', content: $sealed, content_hash: 'x', "
+            "occurred_at: datetime('2026-01-01T09:00:00Z'), recorded_at: datetime()})",
+            {"ns": ns, "sealed": earlier}, database_=db.name)
+        await _turns(db, other, "Porto, next month.", "I moved to Lisbon in May.")
+        await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 500)
+        assert [(r["waiting"], r["vector"]) for r in await _settled(db, other)] == [
+            (False, True), (False, True)]
+        assert await _settled(db, ns) == [{"content": earlier, "waiting": False,
+                                           "set_aside": True, "error": "DecryptionFailed",
+                                           "vector": False}]
+    finally:
+        encryption.install(None)
         await delete_namespace(db, other)
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
+from dateutil.relativedelta import MO, relativedelta
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from graphmem.retrieval.time_expressions import find_time_range
 
@@ -57,3 +61,67 @@ def test_absolute_dates(query: str, start: str, end: str) -> None:
 ])
 def test_a_time_outside_the_calendar_is_no_range(query: str, reference: datetime) -> None:
     assert find_time_range(query, reference) is None
+
+
+# Calendar edges against an independent reference (dateutil's relativedelta, not the module's
+# own month arithmetic): year ends both ways, leap days, months that end on the 31st.
+EDGES = [datetime(2027, 1, 1, 0, 0), datetime(2027, 1, 31, 23, 59), datetime(2026, 12, 31, 12),
+         datetime(2026, 12, 1), datetime(2024, 2, 29, 8), datetime(2024, 3, 1, 0, 30),
+         datetime(2023, 3, 1), datetime(2024, 3, 31, 18), datetime(2025, 5, 31),
+         datetime(2100, 3, 1), datetime(2000, 2, 29)]
+
+
+def _reference(query: str, ref: datetime) -> tuple[datetime, datetime]:
+    """The range each expression means, spelled with relativedelta."""
+    day = datetime(ref.year, ref.month, ref.day, tzinfo=UTC)
+    month = day.replace(day=1)
+    year = month.replace(month=1)
+    monday = day - relativedelta(weekday=MO(-1))
+    if counted := re.fullmatch(r"(\d+) (day|month|year)s? ago", query):
+        n, unit = int(counted.group(1)), counted.group(2)
+        start = {"day": day - relativedelta(days=n), "month": month - relativedelta(months=n),
+                 "year": year - relativedelta(years=n)}[unit]
+        return start, start + relativedelta(**{f"{unit}s": 1})
+    return {
+        "yesterday": (day - relativedelta(days=1), day),
+        "today": (day, day + relativedelta(days=1)),
+        "last month": (month - relativedelta(months=1), month),
+        "this month": (month, month + relativedelta(months=1)),
+        "last year": (year - relativedelta(years=1), year),
+        "this year": (year, year + relativedelta(years=1)),
+        "last week": (monday - relativedelta(weeks=1), monday),
+        "this week": (monday, monday + relativedelta(weeks=1)),
+    }[query]
+
+
+EXPRESSIONS = ["yesterday", "today", "last month", "this month", "last year", "this year",
+               "last week", "this week", "1 day ago", "1 month ago", "11 months ago",
+               "13 months ago", "1 year ago", "4 years ago"]
+
+
+@given(ref=st.one_of(st.sampled_from(EDGES),
+                     st.datetimes(datetime(1901, 1, 1), datetime(2199, 12, 31))),
+       query=st.sampled_from(EXPRESSIONS))
+@example(ref=datetime(2027, 1, 15), query="last month")  # said in January
+@example(ref=datetime(2026, 12, 15), query="this month")  # said in December: ends in January
+@example(ref=datetime(2024, 3, 1), query="yesterday")  # a leap day
+@example(ref=datetime(2024, 3, 31), query="1 month ago")  # February has no 31st
+@settings(max_examples=300, deadline=None)
+def test_calendar_edges_match_an_independent_reference(ref: datetime, query: str) -> None:
+    reference = ref.replace(tzinfo=UTC)
+    found = find_time_range(f"what did we say {query}?", reference)
+    assert found is not None, query
+    assert (found.start, found.end) == _reference(query, reference), (query, reference)
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("on 2024-02-29", "2024-02-29", "2024-03-01"),
+    ("on 29 February 2024", "2024-02-29", "2024-03-01"),
+    ("on December 31st, 2026", "2026-12-31", "2027-01-01"),
+    ("in December 2026", "2026-12-01", "2027-01-01"),
+    ("in February 2024", "2024-02-01", "2024-03-01"),
+])
+def test_absolute_calendar_edges(query: str, start: str, end: str) -> None:
+    found = find_time_range(query, REF)
+    assert found is not None
+    assert (found.start.date().isoformat(), found.end.date().isoformat()) == (start, end)
