@@ -25,6 +25,7 @@ from graphmem_client.memory import AsyncMemory, Memory
 from graphmem_client.models import (
     Conflict,
     Episode,
+    ErasurePlan,
     Fact,
     Hit,
     Piece,
@@ -45,6 +46,7 @@ __all__ = [
     "DecryptionFailed",
     "DuplicateConflict",
     "Episode",
+    "ErasurePlan",
     "Fact",
     "Forbidden",
     "GraphQLValidation",

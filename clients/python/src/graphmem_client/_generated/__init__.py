@@ -16,6 +16,7 @@ from .enums import (
     ConflictStatus,
     EpisodeKind,
     FactStatus,
+    MentionScope,
     Outcome,
     SearchKind,
     Sensitivity,
@@ -24,6 +25,14 @@ from .enums import (
 from .erase_episodes import EraseEpisodes, EraseEpisodesEraseEpisodes
 from .erase_namespace import EraseNamespace, EraseNamespaceEraseNamespace
 from .erase_subject import EraseSubject, EraseSubjectEraseSubject
+from .erasure_plan import (
+    ErasurePlan,
+    ErasurePlanErasurePlan,
+    ErasurePlanErasurePlanFacts,
+    ErasurePlanErasurePlanFactsRetracted,
+    ErasurePlanErasurePlanSummaries,
+    ErasurePlanErasurePlanTurns,
+)
 from .fragments import (
     ConflictFields,
     ConflictFieldsCandidates,
@@ -47,6 +56,7 @@ from .operations import (
     ERASE_EPISODES_GQL,
     ERASE_NAMESPACE_GQL,
     ERASE_SUBJECT_GQL,
+    ERASURE_PLAN_GQL,
     OPEN_CONFLICTS_GQL,
     PROVENANCE_GQL,
     RECALL_GQL,
@@ -112,6 +122,7 @@ __all__ = [
     "ERASE_EPISODES_GQL",
     "ERASE_NAMESPACE_GQL",
     "ERASE_SUBJECT_GQL",
+    "ERASURE_PLAN_GQL",
     "EpisodeFields",
     "EpisodeInput",
     "EpisodeKind",
@@ -121,10 +132,17 @@ __all__ = [
     "EraseNamespaceEraseNamespace",
     "EraseSubject",
     "EraseSubjectEraseSubject",
+    "ErasurePlan",
+    "ErasurePlanErasurePlan",
+    "ErasurePlanErasurePlanFacts",
+    "ErasurePlanErasurePlanFactsRetracted",
+    "ErasurePlanErasurePlanSummaries",
+    "ErasurePlanErasurePlanTurns",
     "FactFields",
     "FactInput",
     "FactStatus",
     "LiteralInput",
+    "MentionScope",
     "OPEN_CONFLICTS_GQL",
     "OpenConflicts",
     "OpenConflictsConflicts",
