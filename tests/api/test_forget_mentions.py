@@ -154,6 +154,9 @@ async def test_redacting_mentions_keeps_the_turns_and_the_plan_is_exact(
             true) { nodes { text } } }""", ns=ns)
         assert [f["text"] for f in facts["facts"]["nodes"]] == ["user works at Acme"]
 
+        again = await gql.ok(RECORD, ns=ns, eps=TURNS)  # a client's retry: nothing comes back
+        assert again["recordEpisodes"]["duplicates"] == len(TURNS)
+        assert again["recordEpisodes"]["created"] == 0
         await embed_all_pending(db, WordLlamaEmbedder(), 256)  # what the worker would do
         for word in ("Biscuit", "Bisc", "biscuit's toy"):
             assert not BISCUIT.search(await _searchable(gql, ns, word)), word
