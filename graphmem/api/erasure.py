@@ -23,7 +23,9 @@ class ErasedCount:
     kind: str = strawberry.field(
         description="episodes, facts, entities, aliases, values, summaries, sessions, "
                     "conflicts, policies, merges; for episodes: facts_retracted, "
-                    "summaries_stale.")
+                    "summaries_stale; for a subject's mentions: mentions_redacted (turns), "
+                    "archived_restored (archived turns brought back to rewrite their copy "
+                    "of a mention).")
     count: int = strawberry.field(description="How many.")
 
 

@@ -230,7 +230,7 @@ class _Forget(_Arguments):
 
     def render(self, result: Receipt | ErasurePlan) -> str:
         if isinstance(result, ErasurePlan):
-            return render_plan(result)
+            return _plan(result)
         counts = ", ".join(f"{count} {kind}" for kind, count in result.counts.items() if count)
         check = ("verified: nothing of it is left" if result.verified else
                  f"NOT verified: {result.remaining_nodes} nodes and "
@@ -238,7 +238,7 @@ class _Forget(_Arguments):
         return f"Erased {counts or 'nothing'} (receipt {result.id}); {check}."
 
 
-def render_plan(plan: ErasurePlan) -> str:
+def _plan(plan: ErasurePlan) -> str:
     """A dry run as text: what erasing the entity would remove, nothing yet removed."""
     turns = {"erase": "erased", "redact": "each mention redacted"}
     return "\n".join([
