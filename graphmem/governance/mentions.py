@@ -38,6 +38,10 @@ PAGE = 500  # candidate turns read at once
 EXCERPT = 60  # characters shown either side of the first mention
 TEXTS = ("content", "metadata", "context", "window")  # where a turn's text is stored
 OWN = ("content", "metadata")  # what the turn itself says; the rest are its neighbours'
+# A graph turn's window is made again from its neighbours' content by the session's relink,
+# and it names the speakers ("Dana: …"): a speaker is not a mention. An archived turn's
+# object keeps the window it had, so there it is read too.
+IN_GRAPH = ("content", "metadata", "context")
 
 Reads = Callable[..., Awaitable[list[Row]]]  # ``db.read`` or ``tx.run``
 
@@ -104,10 +108,11 @@ async def described(ns: Namespace, row: Row, matcher: re.Pattern[str] | None) ->
     """A turn as a subject erasure lists it, its text read back from the archive when it is
     there; ``excerpt`` is None when no text of it names the entity."""
     row = await _read_back(ns, row)
-    texts = {name: _plain(row.get(name), ns) for name in TEXTS}
+    read = TEXTS if row.get("archived_at") is not None else IN_GRAPH
+    texts = {name: _plain(row.get(name), ns) for name in read}
     hits = [name for name, text in texts.items()
             if text and matcher is not None and matcher.search(text)]
-    shown = next((texts[name] for name in TEXTS if name in hits), None)
+    shown = next((texts[name] for name in read if name in hits), None)
     return Mention(id=row["id"], kind=row["kind"],
                    occurred_at=parse_stored_datetime(row["occurred_at"]),
                    session_id=row.get("session_id"),

@@ -257,3 +257,24 @@ async def test_sealed_and_archived_turns_are_found_and_redacted(
     assert store is not None and await tiering.objects_of(store, Namespace(ns)) == []
     exported = await _exported(client, admin_token, ns)
     assert not BISCUIT.search(exported)
+
+
+async def test_a_speaker_is_not_a_mention(gql: GraphQLClient, db: Database, ns: str) -> None:
+    """Forgetting Dana redacts where she is named; the turns she said keep their speaker (the
+    search window names speakers too: it is no mention), and the receipt verifies."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        {**said("d1", "2026-05-01T10:00:00Z", "I moved to Porto last month."), "actor": "Dana"},
+        said("d2", "2026-05-01T10:01:00Z", "Dana says Porto is lovely")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Dana", "lives_in", "Porto", evidence=["d1"])])
+    plan = (await gql.ok("""query($ns: String!) { erasurePlan(namespace: $ns, entity: "Dana",
+        mentions: REDACT) { turns { excerpt } } }""", ns=ns))["erasurePlan"]
+    assert [t["excerpt"] for t in plan["turns"]] == ["Dana says Porto is lovely"]
+    receipt = (await gql.ok("""mutation($ns: String!) { eraseSubject(namespace: $ns,
+        entity: "Dana", mentions: REDACT) { verified remainingSearchable } }""",
+                            ns=ns))["eraseSubject"]
+    assert receipt["verified"], receipt
+    turns = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, first: 5) { nodes {
+        actor content } } }""", ns=ns)
+    assert turns["episodes"]["nodes"] == [
+        {"actor": "Dana", "content": "I moved to Porto last month."},
+        {"actor": "user", "content": "[redacted] says Porto is lovely"}]
