@@ -93,7 +93,7 @@ async def plan(read: Reads, ns: Namespace, entity: entities.Entity, with_episode
     if len(erase) + len(redact) > MAX_TURNS:
         raise InvalidInput(f"erasing it would take {len(erase) + len(redact)} turns, more than "
                            f"{MAX_TURNS}: erase some with eraseEpisodes first",
-                           field="mentions")
+                           field="episodes" if scope is MentionScope.KEEP else "mentions")
     taken = erase | {m.id for m in redact}
     restore = [m for m in found if not m.own and m.id not in taken
                and m.row.get("archived_at") is not None]

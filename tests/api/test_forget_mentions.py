@@ -71,9 +71,14 @@ async def _memory(gql: GraphQLClient, ns: str) -> dict[str, str]:
 
 
 async def _state(db: Database, ns: str) -> list[str]:
-    """Everything the namespace holds, node by node and link by link, to compare."""
+    """Everything the namespace holds, node by node and link by link, to compare: but the
+    audit log (it records a refused mutation too) and the embedding queue (a worker on the
+    shared test database may lease and embed the turns meanwhile)."""
     nodes, _, _ = await db.driver.execute_query(
-        "MATCH (n {ns: $ns}) RETURN labels(n) AS labels, properties(n) AS props", {"ns": ns})
+        "MATCH (n {ns: $ns}) WHERE NOT n:AuditEvent "
+        "RETURN [x IN labels(n) WHERE x <> 'EmbedPending'] AS labels, "
+        "n {.*, embedding: null, embed_lease_until: null, _lock: null} AS props",
+        {"ns": ns})
     links, _, _ = await db.driver.execute_query(
         "MATCH (a {ns: $ns})-[r]->(b) RETURN a.id AS a, type(r) AS type, properties(r) AS p, "
         "b.id AS b", {"ns": ns})
@@ -278,3 +283,19 @@ async def test_a_speaker_is_not_a_mention(gql: GraphQLClient, db: Database, ns: 
     assert turns["episodes"]["nodes"] == [
         {"actor": "Dana", "content": "I moved to Porto last month."},
         {"actor": "user", "content": "[redacted] says Porto is lovely"}]
+
+
+async def test_more_turns_than_one_erasure_takes_is_refused_before_any_write(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    turns = [said(f"b{i}", f"2026-05-01T10:{i // 60 % 60:02d}:{i % 60:02d}Z",
+                  f"Biscuit fetched the ball, time {i}") for i in range(1_001)]
+    for start in range(0, len(turns), 500):
+        await gql.ok(RECORD, ns=ns, eps=turns[start:start + 500])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "owns", "Biscuit", evidence=["b0"])])
+    before = await _state(db, ns)
+    for document in (PLAN, ERASE):
+        refused = await gql(document, ns=ns, m="REDACT")
+        error = refused["errors"][0]
+        assert error["extensions"]["code"] == "INVALID_INPUT", refused
+        assert error["extensions"]["field"] == "mentions" and "1001 turns" in error["message"]
+    assert await _state(db, ns) == before
