@@ -142,8 +142,11 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
     entity = await entities.by_name(db, ns, name)
     if entity is None:
         raise NotFound(f"no entity named {name!r}", field="entity")
+    objects: mentions.Objects = {}  # archived turns read ahead, not inside the transaction
+    if scope is not MentionScope.KEEP:
+        await mentions.find(db.read, ns, [entity.name, *entity.aliases], objects)
     counts = await db.transaction(
-        lambda tx: _erase_subject(tx, ns, entity, with_episodes, scope, actor))
+        lambda tx: _erase_subject(tx, ns, entity, with_episodes, scope, actor, objects))
     archived = await _drop_archived(db, ns, counts.pop("_archived", []))
     if cache is not None:
         cache.forget(ns)
@@ -162,8 +165,9 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
 
 
 async def _erase_subject(tx: Tx, ns: Namespace, entity: entities.Entity, with_episodes: bool,
-                         scope: MentionScope, actor: str | None) -> dict[str, Any]:
-    plan = await subject_plan.plan(tx.run, ns, entity, with_episodes, scope)
+                         scope: MentionScope, actor: str | None,
+                         objects: mentions.Objects) -> dict[str, Any]:
+    plan = await subject_plan.plan(tx.run, ns, entity, with_episodes, scope, objects)
     subject = plan.subject
     await entities.lock(tx, ns, [entity.id, *subject["other_entities"]])
     stale = await summaries.mark_stale(tx, ns, plan.changed_ids, "what it covered was erased",

@@ -44,6 +44,10 @@ OWN = ("content", "metadata")  # what the turn itself says; the rest are its nei
 IN_GRAPH = ("content", "metadata", "context")
 
 Reads = Callable[..., Awaitable[list[Row]]]  # ``db.read`` or ``tx.run``
+# Archived turns' texts read back, by archive key (an object's key is its content's address, so
+# it never goes stale): read before an erasure's transaction, so that it does not wait on the
+# archive store.
+Objects = dict[str, Row]
 
 
 class MentionScope(enum.Enum):
@@ -79,8 +83,10 @@ def pattern(names: list[str]) -> re.Pattern[str] | None:
                       re.IGNORECASE)
 
 
-async def find(read: Reads, ns: Namespace, names: list[str]) -> list[Mention]:
-    """Every turn of the namespace whose text (its own, or a neighbour's copy) names it."""
+async def find(read: Reads, ns: Namespace, names: list[str],
+               objects: Objects | None = None) -> list[Mention]:
+    """Every turn of the namespace whose text (its own, or a neighbour's copy) names it;
+    archived ones read back through ``objects`` (filled as they are read)."""
     matcher = pattern(names)
     if matcher is None:
         return []
@@ -91,7 +97,7 @@ async def find(read: Reads, ns: Namespace, names: list[str]) -> list[Mention]:
         rows = await read("erasure/mention_candidates", ns=ns, names=lowered, after=after,
                           limit=PAGE)
         for row in rows:
-            mention = await _mention(ns, row["episode"], matcher)
+            mention = await _mention(ns, row["episode"], matcher, objects)
             if mention is not None:
                 found.append(mention)
         if len(rows) < PAGE:
@@ -99,15 +105,17 @@ async def find(read: Reads, ns: Namespace, names: list[str]) -> list[Mention]:
         after = rows[-1]["episode"]["id"]
 
 
-async def _mention(ns: Namespace, row: Row, matcher: re.Pattern[str]) -> Mention | None:
-    turn = await described(ns, row, matcher)
+async def _mention(ns: Namespace, row: Row, matcher: re.Pattern[str],
+                   objects: Objects | None) -> Mention | None:
+    turn = await described(ns, row, matcher, objects)
     return turn if turn.excerpt is not None else None
 
 
-async def described(ns: Namespace, row: Row, matcher: re.Pattern[str] | None) -> Mention:
+async def described(ns: Namespace, row: Row, matcher: re.Pattern[str] | None,
+                    objects: Objects | None = None) -> Mention:
     """A turn as a subject erasure lists it, its text read back from the archive when it is
     there; ``excerpt`` is None when no text of it names the entity."""
-    row = await _read_back(ns, row)
+    row = await _read_back(ns, row, {} if objects is None else objects)
     read = TEXTS if row.get("archived_at") is not None else IN_GRAPH
     texts = {name: _plain(row.get(name), ns) for name in read}
     hits = [name for name, text in texts.items()
@@ -121,17 +129,18 @@ async def described(ns: Namespace, row: Row, matcher: re.Pattern[str] | None) ->
                    own=any(name in OWN for name in hits), row=row)
 
 
-async def _read_back(ns: Namespace, row: Row) -> Row:
+async def _read_back(ns: Namespace, row: Row, objects: Objects) -> Row:
     """An archived turn with its moved texts back from its object (its content is there);
     without a store, or with an object gone, as it is in the graph."""
-    store = archive_stores.active()
-    if row.get("archived_at") is None or store is None:
+    store, key = archive_stores.active(), row.get("archive_key")
+    if row.get("archived_at") is None or store is None or not isinstance(key, str):
         return row
-    try:
-        moved = await tiering.read_back(store, ns, row)
-    except (ArchiveMissing, OSError):
-        return row
-    return {**row, **{name: moved.get(name) for name in tiering.MOVED}}
+    if key not in objects:
+        try:
+            objects[key] = await tiering.read_back(store, ns, row)
+        except (ArchiveMissing, OSError):
+            return row
+    return {**row, **{name: objects[key].get(name) for name in tiering.MOVED}}
 
 
 def _plain(stored: Any, ns: Namespace) -> str | None:

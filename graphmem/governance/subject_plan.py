@@ -15,7 +15,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database, Row
 from graphmem.facts import entities
 from graphmem.governance import mentions
-from graphmem.governance.mentions import Mention, MentionScope, Reads
+from graphmem.governance.mentions import Mention, MentionScope, Objects, Reads
 
 MAX_TURNS = 1_000  # turns one subject erasure erases or redacts (as eraseEpisodes)
 SUMMARY_EXCERPT = 160
@@ -78,10 +78,14 @@ async def dry_run(db: Database, ns: Namespace, name: str, with_episodes: bool,
 
 
 async def plan(read: Reads, ns: Namespace, entity: entities.Entity, with_episodes: bool,
-               scope: MentionScope) -> SubjectPlan:
+               scope: MentionScope, objects: Objects | None = None) -> SubjectPlan:
+    """What goes; archived turns are read back through ``objects`` (read ahead by the
+    erasure, so its transaction does not wait on the archive store)."""
+    objects = {} if objects is None else objects
     names = sorted({entity.name, *entity.aliases})
     subject = (await read("erasure/subject_plan", ns=ns, id=entity.id))[0]
-    found = [] if scope is MentionScope.KEEP else await mentions.find(read, ns, names)
+    found = [] if scope is MentionScope.KEEP else await mentions.find(read, ns, names,
+                                                                         objects)
     said = [m for m in found if m.own]
     # The observations recording changes to its facts name it: they go always; the turns
     # evidencing its facts are the user's record and go when asked; those naming it as `scope`
@@ -97,7 +101,8 @@ async def plan(read: Reads, ns: Namespace, entity: entities.Entity, with_episode
     taken = erase | {m.id for m in redact}
     restore = [m for m in found if not m.own and m.id not in taken
                and m.row.get("archived_at") is not None]
-    turns = await _turns(read, ns, sorted(erase), found, redact, mentions.pattern(names))
+    turns = await _turns(read, ns, sorted(erase), found, redact, mentions.pattern(names),
+                         objects)
     facts = await _facts(read, ns, subject["facts"])
     retracted = await _retracted(read, ns, sorted(erase), set(subject["facts"]))
     summaries = await _summaries(read, ns, [f.id for f in facts] + [t.id for t in turns])
@@ -106,12 +111,12 @@ async def plan(read: Reads, ns: Namespace, entity: entities.Entity, with_episode
 
 
 async def _turns(read: Reads, ns: Namespace, erase: list[str], found: list[Mention],
-                 redact: list[Mention], matcher: Any) -> list[PlannedTurn]:
+                 redact: list[Mention], matcher: Any, objects: Objects) -> list[PlannedTurn]:
     known = {m.id: m for m in found}
     missing = [i for i in erase if i not in known]
     if missing:
         for row in await read("episodes/by_ids", ns=ns, ids=missing):
-            turn = await mentions.described(ns, row["episode"], matcher)
+            turn = await mentions.described(ns, row["episode"], matcher, objects)
             known[turn.id] = turn
     planned = [_planned(known[i], "erase") for i in erase if i in known]
     planned += [_planned(m, "redact") for m in redact]
