@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, TypeAlias
 
 import strawberry
 
@@ -13,7 +13,7 @@ from graphmem.api.episodes import Episode
 from graphmem.api.facts import Fact
 from graphmem.core.errors import Forbidden
 from graphmem.core.timeutil import duration
-from graphmem.governance import ephemeral, forgetting
+from graphmem.governance import ephemeral, forgetting, mentions, subject_plan
 from graphmem.governance import erasure as domain
 from graphmem.security import namespace_keys
 
@@ -23,7 +23,9 @@ class ErasedCount:
     kind: str = strawberry.field(
         description="episodes, facts, entities, aliases, values, summaries, sessions, "
                     "conflicts, policies, merges; for episodes: facts_retracted, "
-                    "summaries_stale.")
+                    "summaries_stale; for a subject's mentions: mentions_redacted (turns), "
+                    "archived_restored (archived turns brought back to rewrite their copy "
+                    "of a mention).")
     count: int = strawberry.field(description="How many.")
 
 
@@ -59,17 +61,92 @@ async def erase_episodes(
                                                 ctx.fact_cache))
 
 
-async def erase_subject(
-    info: Info, namespace: NamespaceArg,
-    entity: Annotated[str, strawberry.argument(description="The entity's name or alias.")],
-    episodes: Annotated[bool, strawberry.argument(
-        description="Also erase the episodes that evidence its facts (with their cascade).")
-    ] = False,
-) -> ErasureReceipt:
+# The domain enum is the GraphQL enum: strawberry.enum registers the class in place.
+MentionScope: TypeAlias = mentions.MentionScope
+strawberry.enum(MentionScope, description=(
+    "What erasing an entity does to the turns that mention it (its name or any alias as a "
+    "whole word, any case: \"Biscuit's\" mentions Biscuit, \"Biscuits\" does not): KEEP "
+    "leaves them as they are; REDACT replaces each mention with [redacted] and keeps the "
+    "rest of the turn; ERASE erases those turns (with the episode cascade)."))
+
+_Entity = Annotated[str, strawberry.argument(description="The entity's name or alias.")]
+_Episodes = Annotated[bool, strawberry.argument(
+    description="Also erase the episodes that evidence its facts (with their cascade).")]
+_Mentions = Annotated[MentionScope, strawberry.argument(
+    description="What happens to the turns that mention it.")]
+
+
+async def erase_subject(info: Info, namespace: NamespaceArg, entity: _Entity,
+                        episodes: _Episodes = False,
+                        mentions: _Mentions = MentionScope.KEEP) -> ErasureReceipt:
     ctx = info.context
     ns = ctx.namespace(namespace)
     return _receipt(await domain.erase_subject(ctx.db, ns, entity, episodes,
-                                               ctx.principal.name, ctx.fact_cache))
+                                               ctx.principal.name, ctx.fact_cache, mentions))
+
+
+@strawberry.type(description="A fact an erasure would take.")
+class PlannedFact:
+    id: strawberry.ID = strawberry.field(description="The fact's id.")
+    text: str = strawberry.field(description="What it says.")
+    status: str = strawberry.field(description="believed, superseded, retracted…")
+
+
+@strawberry.type(description="A turn an erasure would erase, or whose mentions it would "
+                             "redact.")
+class PlannedTurn:
+    id: strawberry.ID = strawberry.field(description="The episode's id.")
+    kind: str = strawberry.field(description="message, observation…")
+    occurred_at: datetime = strawberry.field(description="When it was said.")
+    session_id: str | None = strawberry.field(description="Its conversation.")
+    excerpt: str = strawberry.field(
+        description="A short piece of it, around its first mention when it has one.")
+    action: str = strawberry.field(
+        description="erase: the turn goes; redact: each mention goes, the rest stays.")
+
+
+@strawberry.type(description="A summary an erasure would withdraw (made stale, its text "
+                             "replaced until rebuilt from what remains).")
+class PlannedSummary:
+    id: strawberry.ID = strawberry.field(description="The summary's id.")
+    session_id: str | None = strawberry.field(description="Its conversation, if one.")
+    excerpt: str = strawberry.field(description="The start of its text.")
+
+
+@strawberry.type(description="What `eraseSubject` with the same arguments would remove: "
+                             "a dry run. Nothing is written.")
+class SubjectErasurePlan:
+    entity: str = strawberry.field(description="The entity's name.")
+    names: list[str] = strawberry.field(
+        description="Its name and aliases: the words that are mentions.")
+    mentions: MentionScope = strawberry.field(description="The scope asked for.")
+    facts: list[PlannedFact] = strawberry.field(
+        description="Every fact version about it (as subject or object): deleted.")
+    facts_retracted: list[PlannedFact] = strawberry.field(
+        description="Other facts whose only evidence is an erased turn: retracted.")
+    turns: list[PlannedTurn] = strawberry.field(
+        description="Turns erased or redacted, in time order.")
+    summaries: list[PlannedSummary] = strawberry.field(
+        description="Summaries covering or citing any of it: withdrawn.")
+
+
+async def erasure_plan(info: Info, namespace: NamespaceArg, entity: _Entity,
+                       episodes: _Episodes = False,
+                       mentions: _Mentions = MentionScope.KEEP) -> SubjectErasurePlan:
+    ctx = info.context
+    ns = ctx.namespace(namespace)
+    plan = await subject_plan.dry_run(ctx.db, ns, entity, episodes, mentions)
+    facts = [PlannedFact(id=strawberry.ID(f.id), text=f.text, status=f.status)
+             for f in plan.facts]
+    return SubjectErasurePlan(
+        entity=plan.entity.name, names=plan.names, mentions=plan.mentions, facts=facts,
+        facts_retracted=[PlannedFact(id=strawberry.ID(f.id), text=f.text, status=f.status)
+                         for f in plan.retracted],
+        turns=[PlannedTurn(id=strawberry.ID(t.id), kind=t.kind, occurred_at=t.occurred_at,
+                           session_id=t.session_id, excerpt=t.excerpt, action=t.action)
+               for t in plan.turns],
+        summaries=[PlannedSummary(id=strawberry.ID(s.id), session_id=s.session_id,
+                                  excerpt=s.excerpt) for s in plan.summaries])
 
 
 async def erase_namespace(

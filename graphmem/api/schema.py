@@ -123,6 +123,11 @@ class Query:
     sessions: Connection[episode_api.Session] = strawberry.field(
         resolver=episode_api.list_sessions,
         description="A namespace's conversations, the most recently active first.")
+    erasure_plan: erasure_api.SubjectErasurePlan = strawberry.field(
+        resolver=erasure_api.erasure_plan,
+        description="What `eraseSubject` with the same arguments would remove — facts, "
+                    "turns (erased or redacted) and summaries — without writing anything: "
+                    "a dry run to show before asking to confirm.")
     viewer: viewer_api.Viewer = strawberry.field(
         resolver=viewer_api.viewer,
         description="The API key in use: its name, grants and the namespaces it may read.")
@@ -171,7 +176,10 @@ class Mutation:
     erase_subject: erasure_api.ErasureReceipt = strawberry.field(
         resolver=erasure_api.erase_subject,
         description="Erase an entity: every fact about it, its aliases, orphaned entities and "
-                    "values, optionally the episodes evidencing it; the receipt verifies.")
+                    "values, optionally the episodes evidencing it, and the turns that "
+                    "mention it as `mentions` says (kept, each mention redacted, or erased); "
+                    "summaries covering any of it are withdrawn; the receipt verifies. "
+                    "`erasurePlan` shows what it would take.")
     destroy_namespace_key: bool = strawberry.field(
         resolver=erasure_api.destroy_namespace_key,
         description="Erase a namespace cryptographically (admin; encryption with a key per "

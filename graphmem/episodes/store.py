@@ -113,6 +113,8 @@ class Episode:
     sensitivity: Sensitivity
     content_hash: str
     redacted_at: datetime | None = None
+    # An erased entity's mentions replaced (governance/mentions); the rest of it as said.
+    mentions_redacted_at: datetime | None = None
     archived_at: datetime | None = None  # content in the archive store (graphmem/archive)
 
     @classmethod
@@ -134,6 +136,7 @@ class Episode:
             sensitivity=Sensitivity(row.get("sensitivity") or Sensitivity.PERSONAL),
             content_hash=row["content_hash"],
             redacted_at=maybe_datetime(row.get("redacted_at")),
+            mentions_redacted_at=maybe_datetime(row.get("mentions_redacted_at")),
             archived_at=maybe_datetime(row.get("archived_at")),
         )
 
@@ -207,9 +210,10 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
         key = episode.external_id
         if key is not None and key in stored:
             known = stored[key]
-            # A redacted episode cannot be compared any more: a retry of it is a duplicate.
+            # A redacted episode (or one whose mentions of an erased entity were) cannot be
+            # compared any more: a retry of it is a duplicate, and says nothing again.
             if known.content_hash != episode.content_hash(known.content_hash) \
-                    and known.redacted_at is None:
+                    and known.redacted_at is None and known.mentions_redacted_at is None:
                 differs = episode.differs_from(known.as_new())
                 raise DuplicateConflict(
                     f"externalId {key!r} was already recorded with different "

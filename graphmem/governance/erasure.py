@@ -29,6 +29,8 @@ from graphmem.episodes.store import earliest_per_session, resolve_refs
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
 from graphmem.facts import entities, plan_writer
+from graphmem.governance import mentions, subject_plan
+from graphmem.governance.mentions import MentionScope
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.security import encryption
 from graphmem.summaries import store as summaries
@@ -128,51 +130,81 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
 
 
 async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: bool,
-                        actor: str | None, cache: FactCache | None = None) -> Receipt:
+                        actor: str | None, cache: FactCache | None = None,
+                        scope: MentionScope = MentionScope.KEEP) -> Receipt:
     """Erase an entity: every fact version about it (either end), its aliases and merge
     records, entities and values left orphaned, and — when asked — the episodes that
-    evidence its facts (with the episode cascade). Summaries citing them become stale."""
+    evidence its facts (with the episode cascade). The turns that name it (its name or an
+    alias, as a whole word) stay, have each mention redacted or are erased, as ``scope``
+    says (``subject_plan`` works out what goes; its dry run shows the same). Summaries
+    covering or citing any of it are withdrawn."""
     requested = datetime.now(UTC)
     entity = await entities.by_name(db, ns, name)
     if entity is None:
         raise NotFound(f"no entity named {name!r}", field="entity")
+    objects: mentions.Objects = {}  # archived turns read ahead, not inside the transaction
+    if scope is not MentionScope.KEEP:
+        await mentions.find(db.read, ns, [entity.name, *entity.aliases], objects)
     counts = await db.transaction(
-        lambda tx: _erase_subject(tx, ns, entity.id, with_episodes, actor))
+        lambda tx: _erase_subject(tx, ns, entity, with_episodes, scope, actor, objects))
     archived = await _drop_archived(db, ns, counts.pop("_archived", []))
     if cache is not None:
         cache.forget(ns)
     nodes, resolvable = await subject_remaining(db, ns, entity)
     nodes += archived
     names = [n for n in {entity.name, *entity.aliases} if len(n) >= MIN_NAME_PROBE]
-    copies = await _copies(db, ns, names, None if with_episodes else ["observation"])
+    if scope is MentionScope.KEEP:
+        copies = await _copies(db, ns, names, None if with_episodes else ["observation"])
+    else:  # no turn may name it any more: looked for as a mention is (whole words)
+        copies = await _copies(db, ns, names, []) + len(
+            await mentions.find(db.read, ns, [entity.name, *entity.aliases]))
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "subject", requested, datetime.now(UTC),
                       counts, nodes, resolvable + copies)
     await _tombstone(db, ns, receipt, actor)
     return receipt
 
 
-async def _erase_subject(tx: Tx, ns: Namespace, entity_id: str, with_episodes: bool,
-                         actor: str | None) -> dict[str, Any]:
-    plan = (await tx.run("erasure/subject_plan", ns=ns, id=entity_id))[0]
-    await entities.lock(tx, ns, [entity_id, *plan["other_entities"]])
-    stale = await summaries.mark_stale(tx, ns, plan["facts"], "a cited fact was erased",
+async def _erase_subject(tx: Tx, ns: Namespace, entity: entities.Entity, with_episodes: bool,
+                         scope: MentionScope, actor: str | None,
+                         objects: mentions.Objects) -> dict[str, Any]:
+    plan = await subject_plan.plan(tx.run, ns, entity, with_episodes, scope, objects)
+    subject = plan.subject
+    await entities.lock(tx, ns, [entity.id, *subject["other_entities"]])
+    stale = await summaries.mark_stale(tx, ns, plan.changed_ids, "what it covered was erased",
                                        WITHDRAWN)
-    done = (await tx.run("erasure/subject_delete", ns=ns, id=entity_id, facts=plan["facts"],
-                         others=plan["others"], other_entities=plan["other_entities"]))[0]
-    counts = {**done, "summaries_stale": stale}
-    # The observations recording changes to its facts name the entity: they go always; the
-    # episodes evidencing its facts are the user's record and go when asked.
-    episodes = sorted({*plan["observations"], *(plan["episodes"] if with_episodes else [])})
-    if episodes:
-        cascade = await _erase_episodes(tx, ns, episodes, actor)
-        cascade.pop("_ids")
-        cascade.pop("_contents")
-        counts["_archived"] = cascade.pop("_archived")
+    done = (await tx.run("erasure/subject_delete", ns=ns, id=entity.id,
+                         facts=subject["facts"], others=subject["others"],
+                         other_entities=subject["other_entities"]))[0]
+    counts: dict[str, Any] = {**done, "summaries_stale": stale, "_archived": []}
+    if scope is not MentionScope.KEEP:
+        counts.update(await _rewrite_mentions(tx, ns, plan, actor))
+    if plan.erase_ids:
+        cascade = await _erase_episodes(tx, ns, plan.erase_ids, actor)
+        counts["_archived"] += cascade["_archived"]
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
-        counts["summaries_stale"] += cascade["summaries_stale"]
     await plan_writer.settle_orphaned(tx, ns, datetime.now(UTC))
     return counts
+
+
+async def _rewrite_mentions(tx: Tx, ns: Namespace, plan: subject_plan.SubjectPlan,
+                            actor: str | None) -> dict[str, Any]:
+    """Each mention in the turns that stay replaced; archived turns naming it (or keeping a
+    neighbour's copy that does) back in the graph, their objects to delete after commit."""
+    matcher = mentions.pattern(plan.names)
+    rows = [{**mentions.redacted(m, matcher, ns), "redacted": True} for m in plan.redact
+            if matcher is not None]
+    rows += [{**mentions.restored(m), "redacted": False} for m in plan.restore]
+    if not rows:
+        return {"mentions_redacted": 0, "archived_restored": 0}
+    done = (await tx.run("erasure/mentions_rewrite", ns=ns, rows=rows, actor=actor,
+                         now=to_native(datetime.now(UTC))))[0]
+    sessions = earliest_per_session(done["sessions"])
+    if sessions:  # the neighbours' copies of what was said, for search
+        await tx.run("episodes/relink", ns=ns, sessions=sessions)
+    moved = [m for m in [*plan.redact, *plan.restore] if m.row.get("archive_key")]
+    return {"mentions_redacted": len(plan.redact), "archived_restored": len(plan.restore),
+            "_archived": [m.row["archive_key"] for m in moved]}
 
 
 async def _drop_archived(db: Database, ns: Namespace, keys: list[str]) -> int:

@@ -109,6 +109,12 @@ async def test_tools_over_stdio(server_url: str, admin_token: str, ns: str) -> N
         resolved = await call("resolve_conflict", {"conflict_id": conflict.id, "keep": keep,
                                                    "reason": "the user said so"})
         assert resolved.startswith(f"Conflict {conflict.id} resolved; kept: {keep}")
+        known = await call("about", {"entity": "Dana"})
+        planned = await call("forget", {"entity": "Dana", "mentions": "redact",
+                                        "dry_run": True})
+        assert planned.startswith("Dry run, nothing erased yet. Forgetting Dana")
+        assert "I moved to Porto last month." not in planned  # "Dana" is its actor, not said
+        assert await call("about", {"entity": "Dana"}) == known  # nothing written
         assert "verified" in await call("forget", {"entity": "Dana"})
 
         refused = await session.call_tool("about", {"entity": "Dana", "namespace": "other/x"})

@@ -40,7 +40,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "correct": {"fact_id": "fact_1", "object": "Globex", "reason": "the user said so",
                 "evidence": ["u2"]},
     "retract": {"fact_id": "fact_1", "reason": "never true"},
-    "forget": {"entity": "Dana"},
+    "forget": {"entity": "Dana", "mentions": "redact", "dry_run": True},
     "conflicts": {},
     "resolve_conflict": {"conflict_id": "c1", "keep": "fact_1", "reason": "the user said so"},
     "alias": {"entity": "user", "alias": "Dana"},
@@ -106,7 +106,8 @@ def _check_parameters(schema: dict[str, Any]) -> None:
 def test_no_tool_erases_a_whole_namespace() -> None:
     """One prompt-injected call must not erase a user's every memory."""
     forget = next(t for t in openai_tools() if t["function"]["name"] == "forget")
-    assert set(forget["function"]["parameters"]["properties"]) == {"entity", "episodes"}
+    assert set(forget["function"]["parameters"]["properties"]) == {
+        "entity", "episodes", "mentions", "dry_run"}
     assert all("namespace" not in t["function"]["parameters"]["properties"]
                for t in openai_tools())
 

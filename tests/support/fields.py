@@ -35,6 +35,8 @@ WALK = {
     "sessions": 'sessions(namespace: $ns) { nodes { sessionId episodes lastAt '
                 'ephemeralIdleMinutes } }',
     "webhooks": 'webhooks(namespace: $ns) { id url deliveries { state } }',
+    "erasure_plan": 'erasurePlan(namespace: $ns, entity: "Alice", mentions: REDACT) { '
+                    'facts { text } turns { id excerpt } summaries { excerpt } }',
 }
 
 # Root fields about the key itself, not a namespace (tests/api/test_viewer.py walks them).

@@ -5,6 +5,7 @@ import { h, clear, put, when, utcInput } from "./dom.js";
 import { announce, section, scrollTable, statusBadge, factStatus, isEnded, validity, notice,
   errorBox } from "./ui.js";
 import { correctFact, retractFact, resolveConflict, eraseEpisodes, retryJob } from "./actions.js";
+import { forgetEntity } from "./forget.js";
 
 export const FACT = `fragment F on Fact { id subject predicate object objectKind text confidence
   source status validFrom validTo recordedAt retractedAt forgottenAt assertedBy endedBy reason
@@ -174,10 +175,15 @@ export async function entity(main, params, ctx) {
   controls.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
   historyBox.addEventListener("change", apply);
   const refresh = ctx.reload;
+  const forget = h("button", { type: "button", class: "danger" }, "Forget…");
+  forget.addEventListener("click", async () => {
+    const receipt = await forgetEntity(ctx, e.name);
+    if (receipt) { put(main, h("h1", {}, e.name), receipt); receipt.focus(); }
+  });
   put(main, h("h1", {}, e.name),
     h("p", { class: "meta" }, e.type ? `${e.type}. ` : "",
       e.aliases.length ? `Also known as ${e.aliases.join(", ")}. ` : "",
-      h("a", { href: ctx.href("graph", { name: e.name }) }, "Graph of its neighbourhood")),
+      h("a", { href: ctx.href("graph", { name: e.name }) }, "Graph of its neighbourhood"), " ", forget),
     controls,
     section(history ? "Facts about it (history)" : "What memory believes about it",
       factTable(data.out.nodes, ctx, refresh, `Facts about ${e.name}`)),

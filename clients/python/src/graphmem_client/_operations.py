@@ -23,6 +23,7 @@ from graphmem_client.models import (
     Conflict,
     Entity,
     Episode,
+    ErasurePlan,
     Fact,
     Hit,
     Piece,
@@ -214,13 +215,20 @@ def retract(namespace: str, fact_id: str, reason: str) -> Steps[Fact]:
     return _to(Fact, gen.RetractFact.model_validate(data).retract_fact)
 
 
+MENTIONS = ("keep", "redact", "erase")
+
+
 def forget(namespace: str, entity: str | None, episodes: list[str] | None,
-           everything: bool) -> Steps[Receipt]:
+           everything: bool, mentions: str = "keep") -> Steps[Receipt]:
     if sum((entity is not None, episodes is not None, everything)) != 1:
         raise ValueError("forget takes exactly one of entity=, episodes= or namespace=True")
+    if mentions not in MENTIONS:
+        raise ValueError(f"mentions must be one of {', '.join(MENTIONS)}")
+    if mentions != "keep" and entity is None:
+        raise ValueError("mentions= goes with entity=")
     if entity is not None:
-        data = yield Call(gen.ERASE_SUBJECT_GQL, "EraseSubject",
-                          {"namespace": namespace, "entity": entity})
+        data = yield Call(gen.ERASE_SUBJECT_GQL, "EraseSubject", {
+            "namespace": namespace, "entity": entity, "mentions": mentions.upper()})
         receipt: BaseModel = gen.EraseSubject.model_validate(data).erase_subject
     elif episodes is not None:
         data = yield Call(gen.ERASE_EPISODES_GQL, "EraseEpisodes",
@@ -233,6 +241,19 @@ def forget(namespace: str, entity: str | None, episodes: list[str] | None,
     raw = receipt.model_dump(by_alias=True, mode="json")
     raw["counts"] = {count["kind"]: count["count"] for count in raw["counts"]}
     return Receipt.model_validate(raw)
+
+
+def forget_plan(namespace: str, entity: str | None, episodes: list[str] | None,
+                everything: bool, mentions: str = "keep") -> Steps[ErasurePlan]:
+    """``forget``'s dry run: what erasing the entity would remove (only an entity has one)."""
+    if entity is None or episodes is not None or everything:
+        raise ValueError("dry_run=True goes with entity= alone")
+    if mentions not in MENTIONS:
+        raise ValueError(f"mentions must be one of {', '.join(MENTIONS)}")
+    data = yield Call(gen.ERASURE_PLAN_GQL, "ErasurePlan", {
+        "namespace": namespace, "entity": entity, "mentions": mentions.upper()})
+    plan = _to(ErasurePlan, gen.ErasurePlan.model_validate(data).erasure_plan)
+    return plan.model_copy(update={"mentions": plan.mentions.lower()})
 
 
 def conflicts(namespace: str) -> Steps[list[Conflict]]:

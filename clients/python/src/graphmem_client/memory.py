@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar, overload
 
 import httpx
 
@@ -32,6 +32,7 @@ from graphmem_client.errors import GraphmemError
 from graphmem_client.models import (
     Conflict,
     Entity,
+    ErasurePlan,
     Fact,
     Hit,
     PredicatePolicy,
@@ -51,6 +52,7 @@ Source = Literal["user_statement", "user_correction", "agent_assertion", "extrac
                  "inference", "import"]
 Cardinality = Literal["one", "many"]
 Strategy = Literal["recency", "confidence", "source_priority", "manual"]
+Mentions = Literal["keep", "redact", "erase"]
 
 
 class Memory:
@@ -127,10 +129,32 @@ class Memory:
         """Withdraw a fact; it stays as retracted history."""
         return self.run(ops.retract(self.namespace, fact_id, reason))
 
+    @overload
+    def forget(self, *, entity: str, mentions: Mentions = ...,
+               dry_run: Literal[True]) -> ErasurePlan: ...
+
+    @overload
+    def forget(self, *, entity: str | None = ..., episodes: list[str] | None = ...,
+               namespace: bool = ..., mentions: Mentions = ...,
+               dry_run: Literal[False] = ...) -> Receipt: ...
+
     def forget(self, *, entity: str | None = None, episodes: list[str] | None = None,
-               namespace: bool = False) -> Receipt:
-        """Erase an entity's facts, some episodes, or (``namespace=True``) everything."""
-        return self.run(ops.forget(self.namespace, entity, episodes, namespace))
+               namespace: bool = False, mentions: Mentions = "keep",
+               dry_run: bool = False) -> Receipt | ErasurePlan:
+        """Erase an entity's facts, some episodes, or (``namespace=True``) everything.
+
+        For an entity, ``mentions`` says what happens to the turns that name it (its name or
+        an alias, as a whole word): ``"keep"`` them, ``"redact"`` each mention (the rest of
+        the turn stays) or ``"erase"`` them. ``dry_run=True`` returns the ``ErasurePlan`` —
+        the facts, turns and summaries that would go — and writes nothing::
+
+            plan = memory.forget(entity="Biscuit", mentions="redact", dry_run=True)
+            receipt = memory.forget(entity="Biscuit", mentions="redact")
+        """
+        if dry_run:
+            return self.run(ops.forget_plan(self.namespace, entity, episodes, namespace,
+                                            mentions))
+        return self.run(ops.forget(self.namespace, entity, episodes, namespace, mentions))
 
     def conflicts(self) -> list[Conflict]:
         """Open conflicts, newest first."""
@@ -258,10 +282,24 @@ class AsyncMemory:
         """See ``Memory.retract``."""
         return await self.run(ops.retract(self.namespace, fact_id, reason))
 
+    @overload
+    async def forget(self, *, entity: str, mentions: Mentions = ...,
+                     dry_run: Literal[True]) -> ErasurePlan: ...
+
+    @overload
+    async def forget(self, *, entity: str | None = ..., episodes: list[str] | None = ...,
+                     namespace: bool = ..., mentions: Mentions = ...,
+                     dry_run: Literal[False] = ...) -> Receipt: ...
+
     async def forget(self, *, entity: str | None = None, episodes: list[str] | None = None,
-                     namespace: bool = False) -> Receipt:
+                     namespace: bool = False, mentions: Mentions = "keep",
+                     dry_run: bool = False) -> Receipt | ErasurePlan:
         """See ``Memory.forget``."""
-        return await self.run(ops.forget(self.namespace, entity, episodes, namespace))
+        if dry_run:
+            return await self.run(ops.forget_plan(self.namespace, entity, episodes, namespace,
+                                                  mentions))
+        return await self.run(ops.forget(self.namespace, entity, episodes, namespace,
+                                         mentions))
 
     async def conflicts(self) -> list[Conflict]:
         """See ``Memory.conflicts``."""

@@ -216,6 +216,47 @@ class Receipt(_Model):
     verified: bool
 
 
+class PlannedFact(_Model):
+    """A fact an erasure would take: its id and what it says."""
+
+    id: str
+    text: str
+    status: str
+
+
+class PlannedTurn(_Model):
+    """A turn an erasure would erase (``action="erase"``) or redact each mention in
+    (``"redact"``), with a short excerpt around its first mention."""
+
+    id: str
+    kind: str
+    occurred_at: datetime
+    session_id: str | None = None
+    excerpt: str
+    action: str
+
+
+class PlannedSummary(_Model):
+    """A summary an erasure would withdraw (stale, its text replaced until rebuilt)."""
+
+    id: str
+    session_id: str | None = None
+    excerpt: str
+
+
+class ErasurePlan(_Model):
+    """What ``forget(entity=..., dry_run=True)`` says the erasure would remove; nothing was
+    written. ``names`` are the words that count as mentions (its name and aliases)."""
+
+    entity: str
+    names: list[str]
+    mentions: str
+    facts: list[PlannedFact]
+    facts_retracted: list[PlannedFact]
+    turns: list[PlannedTurn]
+    summaries: list[PlannedSummary]
+
+
 class Conflict(_Model):
     """Facts the predicate's policy could not settle; ``resolve`` keeps one candidate."""
 

@@ -39,6 +39,7 @@ from graphmem_client.models import (
     Conflict,
     Entity,
     Episode,
+    ErasurePlan,
     Fact,
     Hit,
     Provenance,
@@ -228,29 +229,59 @@ class _Retract(_Arguments):
 class _Forget(_Arguments):
     """Whole-namespace erasure is not a tool: one prompt-injected call could erase a user's
     every memory. The application offers it itself (``Memory.forget(namespace=True)``, the
-    console) behind its own confirmation."""
+    console) behind its own confirmation. An entity's erasure can be tried first
+    (``dry_run``): the model shows the user what would go and asks before it erases."""
 
     method = "forget"
     entity: str | None = Field(None, min_length=1,
                                description="Erase every fact about this entity.")
     episodes: list[str] | None = Field(None, min_length=1,
                                        description="Erase these episodes (ids).")
+    mentions: Literal["keep", "redact", "erase"] = Field(
+        "keep", description="With entity: what happens to the past turns that mention it "
+                            "(its name or an alias): keep them, redact each mention (the rest "
+                            "of the turn stays), or erase those turns.")
+    dry_run: bool = Field(False, description="With entity: only list what would be erased "
+                                             "(facts, turns, summaries); nothing changes. Show "
+                                             "the user and ask before erasing.")
 
     @model_validator(mode="after")
     def _one_target(self) -> _Forget:
         if (self.entity is None) == (self.episodes is None):
             raise ValueError("give exactly one of entity or episodes")
+        if self.entity is None and (self.dry_run or self.mentions != "keep"):
+            raise ValueError("mentions and dry_run go with entity")
         return self
 
     def kwargs(self) -> dict[str, Any]:
-        return {"entity": self.entity} if self.entity is not None else {"episodes": self.episodes}
+        if self.entity is None:
+            return {"episodes": self.episodes}
+        return {"entity": self.entity, "mentions": self.mentions, "dry_run": self.dry_run}
 
-    def render(self, result: Receipt) -> str:
+    def render(self, result: Receipt | ErasurePlan) -> str:
+        if isinstance(result, ErasurePlan):
+            return _plan(result)
         counts = ", ".join(f"{count} {kind}" for kind, count in result.counts.items() if count)
         check = ("verified: nothing of it is left" if result.verified else
                  f"NOT verified: {result.remaining_nodes} nodes and "
                  f"{result.remaining_searchable} searchable items remain")
         return f"Erased {counts or 'nothing'} (receipt {result.id}); {check}."
+
+
+def _plan(plan: ErasurePlan) -> str:
+    """A dry run as text: what erasing the entity would remove, nothing yet removed."""
+    turns = {"erase": "erased", "redact": "each mention redacted"}
+    return "\n".join([
+        f"Dry run, nothing erased yet. Forgetting {plan.entity} (mentions: {plan.mentions}; "
+        f"names matched as whole words: {', '.join(plan.names)}) would remove:",
+        *_section("Facts", [f"{f.id}: {f.text}" for f in plan.facts] or ["none"]),
+        *_section("Facts retracted (their only evidence goes)",
+                  [f"{f.id}: {f.text}" for f in plan.facts_retracted]),
+        *_section("Turns", [f"{t.id} ({t.occurred_at:%Y-%m-%d %H:%M}, "
+                            f"{turns.get(t.action, t.action)}): {t.excerpt}"
+                            for t in plan.turns] or ["none"]),
+        *_section("Summaries withdrawn", [f"{s.id}: {s.excerpt}" for s in plan.summaries]),
+        "Call forget again without dry_run to erase it; it cannot be undone."])
 
 
 class _ResolveConflict(_Arguments):
@@ -382,8 +413,10 @@ TOOLS: tuple[Tool, ...] = (
     Tool("retract", "Withdraw a fact that is no longer believed or was never true, without a "
          "replacement value.", _Retract),
     Tool("forget", "Permanently erase memory the user asks you to delete: everything about one "
-         "entity, or some episodes. Cannot be undone. Erasing all of the user's memory is not "
-         "a tool: tell the user where their app offers it.", _Forget),
+         "entity (and, if asked, the past turns that mention it), or some episodes. Cannot be "
+         "undone: for an entity, call it with dry_run first, show the user what would go, and "
+         "erase once they agree. Erasing all of the user's memory is not a tool: tell the "
+         "user where their app offers it.", _Forget),
     Tool("conflicts", "List the disputes memory could not settle (two values for something "
          "that has one), with their candidate facts. Use it to ask the user which is right.",
          _Conflicts),

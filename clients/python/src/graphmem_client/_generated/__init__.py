@@ -25,6 +25,7 @@ from .enums import (
     ConflictStatus,
     EpisodeKind,
     FactStatus,
+    MentionScope,
     Outcome,
     SearchKind,
     Sensitivity,
@@ -34,6 +35,14 @@ from .enums import (
 from .erase_episodes import EraseEpisodes, EraseEpisodesEraseEpisodes
 from .erase_namespace import EraseNamespace, EraseNamespaceEraseNamespace
 from .erase_subject import EraseSubject, EraseSubjectEraseSubject
+from .erasure_plan import (
+    ErasurePlan,
+    ErasurePlanErasurePlan,
+    ErasurePlanErasurePlanFacts,
+    ErasurePlanErasurePlanFactsRetracted,
+    ErasurePlanErasurePlanSummaries,
+    ErasurePlanErasurePlanTurns,
+)
 from .fragments import (
     ConflictFields,
     ConflictFieldsCandidates,
@@ -60,6 +69,7 @@ from .operations import (
     ERASE_EPISODES_GQL,
     ERASE_NAMESPACE_GQL,
     ERASE_SUBJECT_GQL,
+    ERASURE_PLAN_GQL,
     HISTORY_GQL,
     OPEN_CONFLICTS_GQL,
     PROVENANCE_GQL,
@@ -143,6 +153,7 @@ __all__ = [
     "ERASE_EPISODES_GQL",
     "ERASE_NAMESPACE_GQL",
     "ERASE_SUBJECT_GQL",
+    "ERASURE_PLAN_GQL",
     "EpisodeFields",
     "EpisodeInput",
     "EpisodeKind",
@@ -152,6 +163,12 @@ __all__ = [
     "EraseNamespaceEraseNamespace",
     "EraseSubject",
     "EraseSubjectEraseSubject",
+    "ErasurePlan",
+    "ErasurePlanErasurePlan",
+    "ErasurePlanErasurePlanFacts",
+    "ErasurePlanErasurePlanFactsRetracted",
+    "ErasurePlanErasurePlanSummaries",
+    "ErasurePlanErasurePlanTurns",
     "FactFields",
     "FactInput",
     "FactStatus",
@@ -161,6 +178,7 @@ __all__ = [
     "HistoryFactsNodes",
     "HistoryFactsPageInfo",
     "LiteralInput",
+    "MentionScope",
     "OPEN_CONFLICTS_GQL",
     "OpenConflicts",
     "OpenConflictsConflicts",

@@ -7,10 +7,11 @@ from .assert_facts import AssertFacts
 from .base_client import BaseClient
 from .base_model import UNSET, UnsetType
 from .correct_fact import CorrectFact
-from .enums import Cardinality, SearchKind, Strategy
+from .enums import Cardinality, MentionScope, SearchKind, Strategy
 from .erase_episodes import EraseEpisodes
 from .erase_namespace import EraseNamespace
 from .erase_subject import EraseSubject
+from .erasure_plan import ErasurePlan
 from .history import History
 from .input_types import EpisodeInput, FactInput, LiteralInput
 from .open_conflicts import OpenConflicts
@@ -23,6 +24,7 @@ from .operations import (
     ERASE_EPISODES_GQL,
     ERASE_NAMESPACE_GQL,
     ERASE_SUBJECT_GQL,
+    ERASURE_PLAN_GQL,
     HISTORY_GQL,
     OPEN_CONFLICTS_GQL,
     PROVENANCE_GQL,
@@ -119,9 +121,13 @@ class Client(BaseClient):
         return RecordEpisodes.model_validate(data)
 
     async def erase_subject(
-        self, namespace: str, entity: str, **kwargs: Any
+        self, namespace: str, entity: str, mentions: MentionScope, **kwargs: Any
     ) -> EraseSubject:
-        variables: dict[str, object] = {"namespace": namespace, "entity": entity}
+        variables: dict[str, object] = {
+            "namespace": namespace,
+            "entity": entity,
+            "mentions": mentions,
+        }
         response = await self.execute(
             query=ERASE_SUBJECT_GQL,
             operation_name="EraseSubject",
@@ -130,6 +136,23 @@ class Client(BaseClient):
         )
         data = self.get_data(response)
         return EraseSubject.model_validate(data)
+
+    async def erasure_plan(
+        self, namespace: str, entity: str, mentions: MentionScope, **kwargs: Any
+    ) -> ErasurePlan:
+        variables: dict[str, object] = {
+            "namespace": namespace,
+            "entity": entity,
+            "mentions": mentions,
+        }
+        response = await self.execute(
+            query=ERASURE_PLAN_GQL,
+            operation_name="ErasurePlan",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return ErasurePlan.model_validate(data)
 
     async def erase_episodes(
         self, namespace: str, ids: list[str], **kwargs: Any

@@ -28,6 +28,12 @@ class FactStatus(str, Enum):
     RETRACTED = "RETRACTED"
 
 
+class MentionScope(str, Enum):
+    KEEP = "KEEP"
+    REDACT = "REDACT"
+    ERASE = "ERASE"
+
+
 class Outcome(str, Enum):
     CREATED = "CREATED"
     EVIDENCE_ADDED = "EVIDENCE_ADDED"

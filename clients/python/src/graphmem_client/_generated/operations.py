@@ -7,6 +7,7 @@ __all__ = [
     "ERASE_EPISODES_GQL",
     "ERASE_NAMESPACE_GQL",
     "ERASE_SUBJECT_GQL",
+    "ERASURE_PLAN_GQL",
     "HISTORY_GQL",
     "OPEN_CONFLICTS_GQL",
     "PROVENANCE_GQL",
@@ -138,8 +139,8 @@ mutation RecordEpisodes($namespace: String!, $episodes: [EpisodeInput!]!) {
 """
 
 ERASE_SUBJECT_GQL = """
-mutation EraseSubject($namespace: String!, $entity: String!) {
-  eraseSubject(namespace: $namespace, entity: $entity) {
+mutation EraseSubject($namespace: String!, $entity: String!, $mentions: MentionScope! = KEEP) {
+  eraseSubject(namespace: $namespace, entity: $entity, mentions: $mentions) {
     ...ReceiptFields
   }
 }
@@ -154,6 +155,39 @@ fragment ReceiptFields on ErasureReceipt {
   remainingNodes
   remainingSearchable
   verified
+}
+"""
+
+ERASURE_PLAN_GQL = """
+query ErasurePlan($namespace: String!, $entity: String!, $mentions: MentionScope! = KEEP) {
+  erasurePlan(namespace: $namespace, entity: $entity, mentions: $mentions) {
+    entity
+    names
+    mentions
+    facts {
+      id
+      text
+      status
+    }
+    factsRetracted {
+      id
+      text
+      status
+    }
+    turns {
+      id
+      kind
+      occurredAt
+      sessionId
+      excerpt
+      action
+    }
+    summaries {
+      id
+      sessionId
+      excerpt
+    }
+  }
 }
 """
 
