@@ -20,3 +20,12 @@ async def memory(app: Starlette, admin_token: str, ns: str) -> AsyncIterator[Asy
     async with AsyncMemory("http://graphmem.test/graphql", admin_token, ns,
                            transport=httpx.ASGITransport(app=app)) as memory:
         yield memory
+
+
+@pytest.fixture
+async def other_memory(app: Starlette, admin_token: str,
+                       other: str) -> AsyncIterator[AsyncMemory]:
+    """Another user's memory, in a namespace of its own."""
+    async with AsyncMemory("http://graphmem.test/graphql", admin_token, other,
+                           transport=httpx.ASGITransport(app=app)) as memory:
+        yield memory
