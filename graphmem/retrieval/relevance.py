@@ -16,7 +16,7 @@ fact about Sam. Each candidate is scored, pure and in one place:
 
 A fact *bears* on the question when its words (or its evidence's) meet it; it *answers* it
 when its own words do (met only in its evidence, the turns are what to show). When some bear,
-they are offered if they score within ``KEEP`` of the best, and the others are left out
+they are offered if they score at least ``KEEP`` times the best, the others left out
 (pinned facts excepted); when none does, all are offered, best first (the vectors order
 them), and the episodes are searched too. ``KEEP`` was chosen on the questions in
 tests/retrieval/test_relevance.py: all pass from 0.1 to 0.4, with WordLlama and with the
@@ -114,8 +114,8 @@ def share(asked: frozenset[str], found: frozenset[str]) -> float:
 
 
 def kept(scored: Sequence[Scored]) -> tuple[list[Scored], list[Scored]]:
-    """(offered, left out): when some facts bear on the question, those of them within
-    ``KEEP`` of the best score, and the pinned ones; else all of them."""
+    """(offered, left out): when some facts bear on the question, those of them scoring at
+    least ``KEEP`` times the best, and the pinned ones; else all of them."""
     if not any(s.bears for s in scored):
         return list(scored), []
     best = max(s.score for s in scored)
