@@ -61,37 +61,15 @@ class Found:
     reason: str | None = None  # None: the layer did not run (nothing to offer)
 
 
-@dataclass(frozen=True)
-class _Linked:
-    named: dict[Entity, int]  # entity -> write version: named in the question
-    mine: dict[Entity, int]  # whom "I" stands for
-
-    @property
-    def every(self) -> dict[Entity, int]:
-        return {**self.named, **self.mine}
-
-
 async def find(db: Database, ns: Namespace, q: Question) -> Found:
-    me = await first_person.resolve(db, ns, q.session_id, q.speaker) \
-        if first_person.speaks_of_self(q.text) else None
-    linked, pinned, searched = await at_once(
-        _link(db, ns, q.text, me), _pinned(db, ns, q.as_of), _searched(db, ns, q))
-    if linked.every:  # the question names whom it is about (perhaps "I"): not anyone else
-        searched = []
-    every = linked.every
-    about = await _facts_about(db, ns, every, q) if every else []
-    candidates: dict[str, Fact] = {f.id: f for f in pinned}
-    for outgoing, incoming in about:
-        for fact in outgoing + incoming:
-            candidates.setdefault(fact.id, fact)
-    names = [n for e in every for n in (e.name, *e.aliases)]
+    (me, linked), pinned, searched = await at_once(
+        _link(db, ns, q), _pinned(db, ns, q.as_of), _searched(db, ns, q))
     asked = relevance.stems(q.text)
-    for fact in searched:  # about no one the question links: only if it bears
-        if fact.id not in candidates and relevance.share(
-                asked, relevance.stems(relevance.phrase(fact))) > 0:
-            candidates[fact.id] = fact
+    candidates = await _candidates(db, ns, q, linked, pinned, searched, asked)
+    every = sorted(linked, key=lambda e: e.name)
     if not candidates:
-        return Found(reason=None, linked=sorted(every, key=lambda e: e.name))
+        return Found(reason=None, linked=every)
+    names = [n for e in linked for n in (e.name, *e.aliases)]
     keys = {entities.entity_key(n) for n in names}
     relating = frozenset(f.id for f in candidates.values() if f.object_kind == "entity"
                          and {entities.entity_key(f.subject), entities.entity_key(f.object)}
@@ -102,10 +80,24 @@ async def find(db: Database, ns: Namespace, q: Question) -> Found:
     offered, left_out = relevance.kept(scored)
     offered = _with_rivals(offered, left_out)
     hops = await _hops(db, ns, q, asked - named, offered, set(candidates))
-    ordered = _ordered(offered, hops)
-    return Found(facts=ordered, answering=sum(s.answers for s in offered),
-                 linked=sorted(every, key=lambda e: e.name),
-                 reason=_reason(me, every, offered, left_out, hops, pinned, q.as_of))
+    return Found(facts=_ordered(offered, hops), answering=sum(s.answers for s in offered),
+                 linked=every,
+                 reason=_reason(me, linked, offered, left_out, hops, pinned, q.as_of))
+
+
+async def _candidates(db: Database, ns: Namespace, q: Question, linked: dict[Entity, int],
+                      pinned: list[Fact], searched: list[Fact],
+                      asked: frozenset[str]) -> dict[str, Fact]:
+    """The pinned facts and those about the linked entities; when the question links none,
+    the facts search found that share its words."""
+    candidates = {f.id: f for f in pinned}
+    for outgoing, incoming in await _facts_about(db, ns, linked, q) if linked else []:
+        for fact in outgoing + incoming:
+            candidates.setdefault(fact.id, fact)
+    for fact in [] if linked else searched:
+        if relevance.share(asked, relevance.stems(relevance.phrase(fact))) > 0:
+            candidates.setdefault(fact.id, fact)
+    return candidates
 
 
 async def at_once(*reads: Awaitable[Any]) -> list[Any]:
@@ -120,23 +112,19 @@ async def at_once(*reads: Awaitable[Any]) -> list[Any]:
         raise
 
 
-async def _link(db: Database, ns: Namespace, text: str,
-                me: first_person.Speaker | None) -> _Linked:
-    """Entities named in the question (word n-grams against names and aliases) and whom
-    "I" stands for, with their versions (the cache key of their facts)."""
-    words = re.findall(r"[\w'.-]+", text)
-    named_keys = {entities.entity_key(" ".join(words[i:i + n]).strip(".,'"))
-                  for n in range(1, MAX_NGRAM + 1) for i in range(len(words) - n + 1)}
-    named_keys.discard("")
-    my_keys = {entities.entity_key(name) for name in me.names} if me else set()
-    rows = await db.read("entities/link", ns=ns, keys=sorted(named_keys | my_keys))
-    named: dict[Entity, int] = {}
-    mine: dict[Entity, int] = {}
-    for row in rows:
-        entity = Entity.from_row(row["entity"], row["aliases"])
-        keys = {entity.key, *(entities.entity_key(a) for a in entity.aliases)}
-        (named if keys & named_keys else mine)[entity] = row["version"]
-    return _Linked(named, mine)
+async def _link(db: Database, ns: Namespace,
+                q: Question) -> tuple[first_person.Speaker | None, dict[Entity, int]]:
+    """Whom "I" stands for, if the question says "I"; the entities it names (word n-grams
+    against names and aliases) or "I" names, with their versions (the cache key of their
+    facts)."""
+    me = await first_person.resolve(db, ns, q.session_id, q.speaker) \
+        if first_person.speaks_of_self(q.text) else None
+    words = re.findall(r"[\w'.-]+", q.text)
+    keys = {entities.entity_key(" ".join(words[i:i + n]).strip(".,'"))
+            for n in range(1, MAX_NGRAM + 1) for i in range(len(words) - n + 1)}
+    keys |= {entities.entity_key(name) for name in me.names} if me else set()
+    rows = await db.read("entities/link", ns=ns, keys=sorted(k for k in keys if k))
+    return me, {Entity.from_row(row["entity"], row["aliases"]): row["version"] for row in rows}
 
 
 async def _pinned(db: Database, ns: Namespace, as_of: datetime | None) -> list[Fact]:
@@ -189,17 +177,24 @@ async def _scored(db: Database, ns: Namespace, q: Question, text: str,
                   asked: frozenset[str], facts: list[Fact],
                   relating: frozenset[str] = frozenset(),
                   names: frozenset[str] = frozenset()) -> list[Scored]:
-    similarities, evidence = await at_once(_similarities(q.embedder, text, facts),
+    similarities, evidence = await at_once(_similarities(db, ns, q.embedder, text, facts),
                                             _evidence(db, ns, facts))
     return relevance.score(asked, facts, q.weights, similarities, evidence, relating, names)
 
 
-async def _similarities(embedder: Embedder | None, text: str,
+async def _similarities(db: Database, ns: Namespace, embedder: Embedder | None, text: str,
                         facts: list[Fact]) -> list[float] | None:
+    """Each fact's cosine to ``text``: of the embedding the worker stored for it, or, for a
+    fact still waiting, of one made now (with the question's, in one call)."""
     if embedder is None or not facts:
         return None
-    vectors = await embedder.embed([text, *(relevance.phrase(f) for f in facts)])
-    return [relevance.cosine(vectors[0], v) for v in vectors[1:]]
+    rows = await db.read("facts/vectors", ns=ns, ids=[f.id for f in facts])
+    stored = {row["id"]: row["embedding"] for row in rows
+              if len(row["embedding"]) == embedder.dimension}
+    waiting = [f for f in facts if f.id not in stored]
+    made = await embedder.embed([text, *(f.text for f in waiting)])
+    vectors = {**stored, **dict(zip((f.id for f in waiting), made[1:], strict=True))}
+    return [relevance.cosine(made[0], vectors[f.id]) for f in facts]
 
 
 async def _evidence(db: Database, ns: Namespace, facts: list[Fact]) -> dict[str, str]:

@@ -10,8 +10,9 @@ fact about Sam. Each candidate is scored, pure and in one place:
   question names), or, at ``EVIDENCE_SHARE``, that the turns it
   was learned from contain ("Der Kegel is my favourite bouldering gym" makes
   ``favourite_gym Der Kegel`` bear on "Where can I go bouldering?");
-- vector: the question's embedding against the predicate and object's, brought to 0..1
-  across the candidates (``fusion.by_range``: no embedder's scale decides);
+- vector: the question's embedding against the fact's (the one the worker stored, of its
+  text), brought to 0..1 across the candidates (``fusion.by_range``: no embedder's scale
+  decides);
 - score: the two weighed as search weighs BM25 and vectors (``fusion.own_score``).
 
 A fact *bears* on the question when its words (or its evidence's) meet it; it *answers* it

@@ -76,7 +76,7 @@ def facts() -> list[Fact]:
 async def offered(case: Case, embedder: Embedder) -> tuple[list[str], list[str]]:
     """(objects offered, best first; objects left out)."""
     candidates = facts()
-    vectors = await embedder.embed([case.question, *map(relevance.phrase, candidates)])
+    vectors = await embedder.embed([case.question, *(f.text for f in candidates)])
     similarities = [relevance.cosine(vectors[0], v) for v in vectors[1:]]
     evidence = {f.id: turn for f, (_, _, turn) in zip(candidates, PROFILE, strict=True) if turn}
     scored = relevance.score(relevance.stems(case.question), candidates,
@@ -109,11 +109,12 @@ HOPS = [("What's my sister's job?", "St Mary's Hospital"),
 async def test_a_second_hop_offers_what_the_rest_of_the_question_asks(question: str,
                                                                       answer: str) -> None:
     """"Sam sister Ana" met "sister"; Ana's facts are asked the rest ("job")."""
-    ana = [dataclasses.replace(facts()[0], id=f"a{i}", subject="Ana", predicate=p, object=o)
+    ana = [dataclasses.replace(facts()[0], id=f"a{i}", subject="Ana", predicate=p, object=o,
+                               text=f"Ana {p.replace('_', ' ')} {o}")
            for i, (p, o) in enumerate(SISTER)]
     rest = relevance.stems(question) - relevance.stems("sister Ana")
     vectors = await WordLlamaEmbedder().embed([relevance.words_for(question, rest),
-                                               *map(relevance.phrase, ana)])
+                                               *(f.text for f in ana)])
     scored = relevance.score(rest, ana, DEFAULT_SEARCH_WEIGHTS,
                              [relevance.cosine(vectors[0], v) for v in vectors[1:]])
     assert [s.fact.object for s in relevance.best_of(scored)] == [answer]
