@@ -8,7 +8,7 @@ Layers, in order, each run only when a rule says so (the ``plan`` records every 
    of a one-value predicate as both true. The facts a user pinned (always remember) are
    offered every turn, first among equals, and marked so;
 3. episodic search, only when the query refers to a time ("last Tuesday"), asks for detail
-   ("what did I say", "exactly", "when did"), or no facts were found.
+   ("what did I say", "exactly", "when did"), or no fact answers it in its own words.
 Pieces are added layer by layer while they fit the token budget (counted by a real
 tokenizer); what did not fit is counted in the plan, not silently dropped.
 """
@@ -29,6 +29,7 @@ from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact, FactStatus
 from graphmem.observability import metrics
 from graphmem.retrieval import recall_facts, tokens
+from graphmem.retrieval.at_once import at_once as _at_once
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.retrieval.search import Kind, SearchQuery, search
@@ -147,9 +148,6 @@ async def _no_summary_then() -> Layer:
 
 async def _no_layer() -> None:
     return None
-
-
-_at_once = recall_facts.at_once
 
 
 def _asks_for_episodes(query: str, time_range: TimeRange | None) -> str | None:

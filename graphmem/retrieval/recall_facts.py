@@ -12,12 +12,9 @@ the question ("job"): the best of them follow it.
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from graphmem.core.config import SearchWeights
 from graphmem.core.namespaces import Namespace
@@ -26,6 +23,7 @@ from graphmem.facts import entities, provenance
 from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact, FactStatus
 from graphmem.retrieval import first_person, relevance
+from graphmem.retrieval.at_once import at_once
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache, FactsAbout
 from graphmem.retrieval.relevance import Scored
@@ -98,18 +96,6 @@ async def _candidates(db: Database, ns: Namespace, q: Question, linked: dict[Ent
         if relevance.share(asked, relevance.stems(relevance.phrase(fact))) > 0:
             candidates.setdefault(fact.id, fact)
     return candidates
-
-
-async def at_once(*reads: Awaitable[Any]) -> list[Any]:
-    """The reads' results, run concurrently; the first failure cancels the others (they would
-    read on for a request that has already failed) and is raised as it is."""
-    tasks = [asyncio.ensure_future(read) for read in reads]
-    try:
-        return await asyncio.gather(*tasks)
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        raise
 
 
 async def _link(db: Database, ns: Namespace,

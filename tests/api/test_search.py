@@ -11,7 +11,8 @@ import pytest
 from graphmem.core.errors import DatabaseUnavailable
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
-from graphmem.retrieval import recall, search
+from graphmem.retrieval import search
+from graphmem.retrieval.at_once import at_once
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
@@ -280,7 +281,7 @@ async def test_recall_layers_read_at_once_and_a_failure_stops_the_others() -> No
         raise DatabaseUnavailable("Neo4j is away")
 
     with pytest.raises(DatabaseUnavailable):
-        await recall._at_once(slow_layer(), failing_layer())
+        await at_once(slow_layer(), failing_layer())
     await asyncio.wait_for(stopped.wait(), timeout=1)  # cancelled, not left reading
 
 
