@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from graphmem.core.config import SearchWeights
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.episodes.store import Episode
 from graphmem.facts import entities, provenance
 from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact, FactStatus
@@ -185,10 +186,11 @@ async def _similarities(db: Database, ns: Namespace, embedder: Embedder | None, 
 
 async def _evidence(db: Database, ns: Namespace, facts: list[Fact]) -> dict[str, str]:
     """The words of the turns each fact was learned from (its newest few)."""
-    found = await provenance.evidence_of(db, ns, [f.id for f in facts])
-    return {fact.id: " ".join(e.quote or e.episode.content or ""
-                              for e in evidence[-EVIDENCE_PER_FACT:])
-            for fact, evidence in zip(facts, found, strict=True) if evidence}
+    rows = await db.read("facts/recent_evidence", ns=ns, fact_ids=[f.id for f in facts],
+                         per_fact=EVIDENCE_PER_FACT)
+    return {row["fact_id"]: " ".join(e["quote"] or Episode.from_row(e["episode"]).content
+                                     for e in row["evidence"])
+            for row in rows if row["evidence"]}
 
 
 def _with_rivals(offered: list[Scored], left_out: list[Scored]) -> list[Scored]:
