@@ -158,9 +158,11 @@ async def recall(
     info: Info, namespace: NamespaceArg,
     query: Annotated[str, strawberry.argument(description="The user's message or question.")],
     session_id: Annotated[str | None, strawberry.argument(
-        description="The conversation, for its summary.")] = None,
+        description="The conversation: for its summary, and whom \"I\" stands for (who "
+                    "speaks its user turns).")] = None,
     reference_time: Annotated[datetime | None, strawberry.argument(
-        description="\"Now\" for time words (default: the server's now).")] = None,
+        description="\"Now\" for time words (default: `asOf`, else the server's now).")
+    ] = None,
     token_budget: Annotated[int, strawberry.argument(
         description="At most this many tokens of pieces (50..16000).")] = 1000,
     speaker: Annotated[str | None, strawberry.argument(
