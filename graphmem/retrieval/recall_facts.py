@@ -61,10 +61,9 @@ class Found:
 
 
 async def find(db: Database, ns: Namespace, q: Question) -> Found:
-    (me, linked), pinned, searched = await at_once(
-        _link(db, ns, q), _pinned(db, ns, q.as_of), _searched(db, ns, q))
+    (me, linked), pinned = await at_once(_link(db, ns, q), _pinned(db, ns, q.as_of))
     asked = relevance.stems(q.text)
-    candidates = await _candidates(db, ns, q, linked, pinned, searched, asked)
+    candidates = await _candidates(db, ns, q, linked, pinned, asked)
     every = sorted(linked, key=lambda e: e.name)
     if not candidates:
         return Found(reason=None, linked=every)
@@ -85,15 +84,14 @@ async def find(db: Database, ns: Namespace, q: Question) -> Found:
 
 
 async def _candidates(db: Database, ns: Namespace, q: Question, linked: dict[Entity, int],
-                      pinned: list[Fact], searched: list[Fact],
-                      asked: frozenset[str]) -> dict[str, Fact]:
+                      pinned: list[Fact], asked: frozenset[str]) -> dict[str, Fact]:
     """The pinned facts and those about the linked entities; when the question links none,
-    the facts search found that share its words."""
+    the facts search finds that share its words."""
     candidates = {f.id: f for f in pinned}
     for outgoing, incoming in await _facts_about(db, ns, linked, q) if linked else []:
         for fact in outgoing + incoming:
             candidates.setdefault(fact.id, fact)
-    for fact in [] if linked else searched:
+    for fact in await _searched(db, ns, q) if not linked else []:
         if relevance.share(asked, relevance.stems(relevance.phrase(fact))) > 0:
             candidates.setdefault(fact.id, fact)
     return candidates

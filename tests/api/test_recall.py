@@ -132,3 +132,12 @@ async def test_facts_compete_by_relevance_to_the_question(gql: GraphQLClient, ns
     assert len([f for f in everything if f.startswith("Sam ")]) == 10
 
 
+
+
+async def test_a_question_naming_nobody_gets_the_facts_search_finds(gql: GraphQLClient, ns: str,
+                                                                    db: Database) -> None:
+    await sam_talks(gql, ns, db)
+    found = (await gql.ok(RECALL, ns=ns, q="Who has a peanut allergy?"))["recall"]
+    assert found["entities"] == []
+    shown = facts_of(found)
+    assert shown == ["Sam allergic to peanuts"]  # search's other hits share no word with it
