@@ -3,7 +3,7 @@
 Candidates: the current facts (or, ``as_of``, those then believed and valid) of the entities
 the question names (names and aliases in its word n-grams) and of whom "I" stands for
 (``first_person``); the pinned facts; and, when the question names nobody (not even "I"),
-the facts search finds for it (``search`` over facts) that bear on it. Each is scored
+the facts search finds for it (``search`` over facts) that contain all its words. Each is scored
 against the question (``relevance``); those that do not bear on it are left out when others
 do. One hop further: a fact that bears on the question and names an entity ("Sam sister
 Ana" for "What's my sister's job?") brings that entity's facts, scored against the rest of
@@ -86,13 +86,15 @@ async def find(db: Database, ns: Namespace, q: Question) -> Found:
 async def _candidates(db: Database, ns: Namespace, q: Question, linked: dict[Entity, int],
                       pinned: list[Fact], asked: frozenset[str]) -> dict[str, Fact]:
     """The pinned facts and those about the linked entities; when the question links none,
-    the facts search finds that share its words."""
+    the facts search finds that contain every word of it: a fact about someone the question
+    does not name must account for all it asks ("user lives in Valencia" does not answer
+    "Where does Tomasz live?", where Tomasz is no entity, only a name in some turns)."""
     candidates = {f.id: f for f in pinned}
     for outgoing, incoming in await _facts_about(db, ns, linked, q) if linked else []:
         for fact in outgoing + incoming:
             candidates.setdefault(fact.id, fact)
     for fact in await _searched(db, ns, q) if not linked else []:
-        if relevance.share(asked, relevance.stems(relevance.phrase(fact))) > 0:
+        if asked and relevance.share(asked, relevance.stems(fact.text)) == 1:
             candidates.setdefault(fact.id, fact)
     return candidates
 

@@ -141,3 +141,7 @@ async def test_a_question_naming_nobody_gets_the_facts_search_finds(gql: GraphQL
     assert found["entities"] == []
     shown = facts_of(found)
     assert shown == ["Sam allergic to peanuts"]  # search's other hits share no word with it
+    # A fact about someone the question does not name must account for all it asks.
+    other = (await gql.ok(RECALL, ns=ns, q="Where does Tomasz live?"))["recall"]
+    assert facts_of(other) == []
+    assert {s["layer"]: s["ran"] for s in other["plan"]}["episodes"]
