@@ -158,15 +158,24 @@ async def recall(
     info: Info, namespace: NamespaceArg,
     query: Annotated[str, strawberry.argument(description="The user's message or question.")],
     session_id: Annotated[str | None, strawberry.argument(
-        description="The conversation, for its summary.")] = None,
+        description="The conversation: for its summary, and whom \"I\" stands for (who "
+                    "speaks its user turns).")] = None,
     reference_time: Annotated[datetime | None, strawberry.argument(
-        description="\"Now\" for time words (default: the server's now).")] = None,
+        description="\"Now\" for time words (default: `asOf`, else the server's now).")
+    ] = None,
     token_budget: Annotated[int, strawberry.argument(
         description="At most this many tokens of pieces (50..16000).")] = 1000,
-    speaker: Annotated[str, strawberry.argument(
-        description="The entity \"I\", \"me\" and \"my\" in the query stand for: the one "
-                    "facts about your user are stored under (`user` by default, as the "
-                    "offline extractor writes them).")] = "user",
+    speaker: Annotated[str | None, strawberry.argument(
+        description="Whom \"I\", \"me\", \"my\" (and \"we\", \"our\") in the query stand "
+                    "for: this name alone (an entity's name or alias, e.g. `user`, as the "
+                    "offline extractor writes facts). Default null: resolved, as the speaker "
+                    "of the session's user turns and `user` (without a session: `user`, and "
+                    "the one actor of the namespace's user turns if there is exactly one).")
+    ] = None,
+    as_of: Annotated[datetime | None, strawberry.argument(
+        description="Recall as memory stood at this instant: the facts believed and valid "
+                    "then (as `facts(asOf:)`), the turns that occurred before it, no summary "
+                    "(default: now).")] = None,
 ) -> RecallResult:
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
@@ -176,7 +185,7 @@ async def recall(
     found = await recall_domain.recall(ctx.db, ns, query, session_id, reference_time,
                                        token_budget, ctx.embedder,
                                        ctx.settings.vector_min_similarity, ctx.fact_cache,
-                                       ctx.settings.search_weights, speaker)
+                                       ctx.settings.search_weights, speaker, as_of)
     ctx.used(ns, facts=[p.fact.id for p in found.pieces if p.fact],
              episodes=[p.episode.id for p in found.pieces if p.episode])
     return RecallResult(

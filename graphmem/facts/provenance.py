@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from graphmem.core.errors import NotFound
 from graphmem.core.namespaces import Namespace
-from graphmem.core.timeutil import parse_stored_datetime
+from graphmem.core.timeutil import parse_stored_datetime, to_native
 from graphmem.db.database import Database, Row, group_rows
 from graphmem.episodes.store import Episode
 from graphmem.facts.model import Fact
@@ -100,11 +100,13 @@ async def facts_of_episodes(db: Database, ns: Namespace,
 
 
 async def facts_about(db: Database, ns: Namespace, entity_ids: list[str],
-                      per_entity: int = FACTS_PER_ENTITY) -> list[tuple[list[Fact], list[Fact]]]:
+                      per_entity: int = FACTS_PER_ENTITY,
+                      as_of: datetime | None = None) -> list[tuple[list[Fact], list[Fact]]]:
     """(facts where the entity is subject, facts where it is object) per entity: those
-    believed now and valid now, the most recent ``per_entity`` of each."""
+    believed and valid now (or at ``as_of``), the most recent ``per_entity`` of each."""
+    at = to_native(as_of or datetime.now(UTC))
     rows = await db.read("facts/about_entities", ns=ns, entity_ids=entity_ids,
-                         now=datetime.now(UTC), per_entity=per_entity)
+                         now=at, as_of=at, per_entity=per_entity)
     outgoing: dict[str, list[Fact]] = defaultdict(list)
     incoming: dict[str, list[Fact]] = defaultdict(list)
     for row in rows:

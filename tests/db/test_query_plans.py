@@ -46,6 +46,7 @@ PER_TURN = [
     "facts/values",
     "episodes/resolve", "facts/links", "facts/provenance", "facts/supersede",
     "facts/timeline", "facts/pinned", "conflicts/open", "traversal/hop", "search/find",
+    "facts/vectors", "facts/recent_evidence", "sessions/user_actors", "episodes/user_actors",
     "search/load", "summaries/mark_stale", "summaries/of_episodes",
     "conflicts/settle_orphaned", "jobs/enqueue_summaries",
     # the workers' own, every job

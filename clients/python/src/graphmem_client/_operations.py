@@ -121,9 +121,11 @@ def remember(namespace: str, subject: str, predicate: str, object: str | int | f
     return Remembered(outcome=asserted.outcome.value, fact=_to(Fact, asserted.fact))
 
 
-def recall(namespace: str, query: str, budget: int, session_id: str | None) -> Steps[Recall]:
+def recall(namespace: str, query: str, budget: int, session_id: str | None,
+           as_of: datetime | str | None = None) -> Steps[Recall]:
     data = yield Call(gen.RECALL_GQL, "Recall", {"namespace": namespace, "query": query,
-                                                 "sessionId": session_id, "tokenBudget": budget})
+                                                 "sessionId": session_id, "tokenBudget": budget,
+                                                 "asOf": _time(as_of)})
     answer = gen.Recall.model_validate(data).recall
     pieces = [Piece(layer=p.layer, text=p.text, tokens=p.tokens,
                     fact_id=p.fact.id if p.fact else None,

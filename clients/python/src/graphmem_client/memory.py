@@ -93,10 +93,12 @@ class Memory:
         return self.run(ops.remember(self.namespace, subject, predicate, object, evidence,
                                       valid_from, valid_to, confidence, source))
 
-    def recall(self, query: str, *, budget: int = 1000,
-               session_id: str | None = None) -> Recall:
-        """What to know for this turn, within ``budget`` tokens; ``.text`` goes in the prompt."""
-        return self.run(ops.recall(self.namespace, query, budget, session_id))
+    def recall(self, query: str, *, budget: int = 1000, session_id: str | None = None,
+               as_of: datetime | str | None = None) -> Recall:
+        """What to know for this turn, within ``budget`` tokens; ``.text`` goes in the prompt.
+        ``as_of``: as memory stood then (facts believed and valid at that instant, turns
+        before it; a naive datetime is UTC)."""
+        return self.run(ops.recall(self.namespace, query, budget, session_id, as_of))
 
     def search(self, query: str, *, limit: int = 10,
                kinds: list[str] | None = None) -> list[Hit]:
@@ -250,10 +252,10 @@ class AsyncMemory:
         return await self.run(ops.remember(self.namespace, subject, predicate, object,
                                             evidence, valid_from, valid_to, confidence, source))
 
-    async def recall(self, query: str, *, budget: int = 1000,
-                     session_id: str | None = None) -> Recall:
+    async def recall(self, query: str, *, budget: int = 1000, session_id: str | None = None,
+                     as_of: datetime | str | None = None) -> Recall:
         """See ``Memory.recall``."""
-        return await self.run(ops.recall(self.namespace, query, budget, session_id))
+        return await self.run(ops.recall(self.namespace, query, budget, session_id, as_of))
 
     async def search(self, query: str, *, limit: int = 10,
                      kinds: list[str] | None = None) -> list[Hit]:

@@ -148,6 +148,8 @@ class _Recall(_Arguments):
     query: _Text = Field(description="The user's message, or what you need to know.")
     budget: int = Field(1000, ge=50, le=8000, description="At most this many tokens of context.")
     session_id: str | None = Field(None, description="The current conversation (for its summary).")
+    as_of: datetime | None = Field(None, description="What memory held at this instant "
+                                   "(ISO 8601); default: now.")
 
     def render(self, result: Recall) -> str:
         return result.text.strip() or "Memory holds nothing relevant to this."

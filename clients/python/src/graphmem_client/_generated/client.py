@@ -331,6 +331,7 @@ class Client(BaseClient):
         query: str,
         token_budget: int,
         session_id: Union[Optional[str], UnsetType] = UNSET,
+        as_of: Union[Optional[Any], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         variables: dict[str, object] = {
@@ -338,6 +339,7 @@ class Client(BaseClient):
             "query": query,
             "sessionId": session_id,
             "tokenBudget": token_budget,
+            "asOf": as_of,
         }
         response = await self.execute(
             query=RECALL_GQL, operation_name="Recall", variables=variables, **kwargs

@@ -526,12 +526,13 @@ mutation SetPredicatePolicy($namespace: String!, $predicate: String!, $cardinali
 """
 
 RECALL_GQL = """
-query Recall($namespace: String!, $query: String!, $sessionId: String, $tokenBudget: Int!) {
+query Recall($namespace: String!, $query: String!, $sessionId: String, $tokenBudget: Int!, $asOf: DateTime) {
   recall(
     namespace: $namespace
     query: $query
     sessionId: $sessionId
     tokenBudget: $tokenBudget
+    asOf: $asOf
   ) {
     pieces {
       layer

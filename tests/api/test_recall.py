@@ -1,0 +1,147 @@
+"""recall over the real app and Neo4j: whom "I" stands for, facts that compete by relevance to
+the question, and recall as memory stood at an instant (issue 37, items 3, 4 and 11)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from graphmem.db.database import Database
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
+from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, RECORD, fact
+
+RECALL = """
+query($ns: String!, $q: String!, $session: String, $speaker: String) {
+  recall(namespace: $ns, query: $q, sessionId: $session, speaker: $speaker) {
+    pieces { layer text }
+    plan { layer ran reason items leftOut }
+    entities { name }
+  }
+}"""
+ALIAS = """mutation($ns: String!, $name: String!, $alias: String!) {
+  addAlias(namespace: $ns, name: $name, alias: $alias) { name } }"""
+
+
+def turn(ext: str, minute: int, content: str, actor: str = "Sam",
+         kind: str = "USER_MESSAGE", session: str = "s1") -> dict[str, Any]:
+    return {"externalId": ext, "sessionId": session, "kind": kind, "actor": actor,
+            "content": content, "occurredAt": f"2026-11-02T10:{minute:02d}:00Z"}
+
+
+async def sam_talks(gql: GraphQLClient, ns: str, db: Database) -> None:
+    """A conversation with Sam, and what an agent remembered of it: ten facts about Sam (some
+    learned from Sam's turns), three about Sam's sister."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        turn("t1", 1, "I started at Acme Robotics last month"),
+        turn("a1", 2, "Congratulations on the new job!", "assistant", "AGENT_MESSAGE"),
+        turn("t2", 3, "I'm allergic to peanuts, so no satay for me"),
+        turn("t3", 4, "Der Kegel is my favourite bouldering gym, I go every Friday"),
+        turn("t4", 5, "My sister Ana is a nurse at St Mary's Hospital"),
+        turn("t5", 6, "Ramen beats any other food"),
+    ])
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("Sam", "works_at", "Acme Robotics", evidence=["t1"]),
+        fact("Sam", "lives_in", "Berlin"),
+        fact("Sam", "allergic_to", "peanuts", evidence=["t2"]),
+        fact("Sam", "likes", "bouldering", evidence=["t3"]),
+        fact("Sam", "favourite_gym", "Der Kegel", evidence=["t3"]),
+        fact("Sam", "favourite_food", "ramen", evidence=["t5"]),
+        fact("Sam", "sister", "Ana", evidence=["t4"]),
+        fact("Sam", "owns", "Rex", objectType="dog"),
+        fact("Sam", "speaks", "German"),
+        fact("Sam", "plays", "guitar"),
+        fact("Ana", "works_at", "St Mary's Hospital", evidence=["t4"]),
+        fact("Ana", "lives_in", "Munich"),
+        fact("Ana", "likes", "tennis"),
+    ])
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
+
+
+async def facts_shown(gql: GraphQLClient, ns: str, q: str, **more: Any) -> list[str]:
+    return facts_of((await gql.ok(RECALL, ns=ns, q=q, **more))["recall"])
+
+
+def facts_of(found: dict[str, Any]) -> list[str]:
+    return [re.sub(r" \(since [\d-]+\)", "", p["text"])
+            for p in found["pieces"] if p["layer"] == "facts"]
+
+
+async def test_i_is_the_sessions_speaker(gql: GraphQLClient, ns: str, db: Database) -> None:
+    """Turns recorded as Sam's, facts about Sam: "I" in session s1 is Sam."""
+    await sam_talks(gql, ns, db)
+    work = (await gql.ok(RECALL, ns=ns, q="Where do I work?", session="s1"))["recall"]
+    shown = facts_of(work)
+    assert shown[:1] == ["Sam works at Acme Robotics"]
+    assert {"Sam lives in Berlin", "Sam likes bouldering",
+            "Ana works at St Mary's Hospital"}.isdisjoint(shown)
+    assert "Sam" in [e["name"] for e in work["entities"]]
+    steps = {s["layer"]: s for s in work["plan"]}
+    assert "'Sam'" in steps["facts"]["reason"]
+    assert not steps["episodes"]["ran"]  # a fact answers it
+    # Outside a session, the namespace's user turns have one speaker: Sam again.
+    assert (await facts_shown(gql, ns, "Where do I work?"))[:1] == ["Sam works at Acme Robotics"]
+    # A speaker named by the caller is whom "I" stands for, and only they.
+    assert await facts_shown(gql, ns, "Where do I work?", session="s1", speaker="Ana") == [
+        "Ana works at St Mary's Hospital"]
+
+
+async def test_my_sisters_job_is_one_hop_away(gql: GraphQLClient, ns: str,
+                                             db: Database) -> None:
+    await sam_talks(gql, ns, db)
+    shown = await facts_shown(gql, ns, "What's my sister's job?", session="s1")
+    assert shown[:2] == ["Sam sister Ana", "Ana works at St Mary's Hospital"]
+    assert {"Ana likes tennis", "Ana lives in Munich", "Sam likes bouldering",
+            "Sam lives in Berlin"}.isdisjoint(shown)
+
+
+async def test_i_reaches_entities_aliased_to_the_speaker(gql: GraphQLClient, ns: str,
+                                                          db: Database) -> None:
+    """Facts kept under a fuller name that the speaker's name is an alias of."""
+    await gql.ok(RECORD, ns=ns, eps=[turn("k1", 1, "I moved to Hamburg", "Kim", session="s2")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Kim Berger", "lives_in", "Hamburg"),
+                                       fact("user", "likes", "jazz")])
+    await gql.ok(ALIAS, ns=ns, name="Kim Berger", alias="Kim")
+    found = (await gql.ok(RECALL, ns=ns, q="Where do I live?", session="s2"))["recall"]
+    assert [e["name"] for e in found["entities"]] == ["Kim Berger", "user"]
+    shown = facts_of(found)
+    assert shown == ["Kim Berger lives in Hamburg"]  # and not: user likes jazz
+
+
+async def test_facts_compete_by_relevance_to_the_question(gql: GraphQLClient, ns: str,
+                                                         db: Database) -> None:
+    await sam_talks(gql, ns, db)
+    allergic = (await gql.ok(RECALL, ns=ns, q="What is Sam allergic to?"))["recall"]
+    shown = facts_of(allergic)
+    assert shown == ["Sam allergic to peanuts"]
+    steps = {s["layer"]: s for s in allergic["plan"]}
+    assert "9 that do not bear on it left out" in steps["facts"]["reason"]
+
+    food = await facts_shown(gql, ns, "What food does Sam like?")
+    assert food[0] == "Sam favourite food ramen"
+    assert {"Sam lives in Berlin", "Sam allergic to peanuts", "Sam plays guitar",
+            "Sam works at Acme Robotics"}.isdisjoint(food)
+
+    climbing = await facts_shown(gql, ns, "Where can I go bouldering?", session="s1")
+    assert set(climbing[:2]) == {"Sam likes bouldering", "Sam favourite gym Der Kegel"}
+    assert {"Sam allergic to peanuts", "Sam favourite food ramen",
+            "Sam works at Acme Robotics"}.isdisjoint(climbing)
+
+    # Nothing in particular asked: everything about Sam, within the budget.
+    everything = await facts_shown(gql, ns, "Tell me about Sam")
+    assert len([f for f in everything if f.startswith("Sam ")]) == 10
+
+
+
+
+async def test_a_question_naming_nobody_gets_the_facts_search_finds(gql: GraphQLClient, ns: str,
+                                                                    db: Database) -> None:
+    await sam_talks(gql, ns, db)
+    found = (await gql.ok(RECALL, ns=ns, q="Who has a peanut allergy?"))["recall"]
+    assert found["entities"] == []
+    shown = facts_of(found)
+    assert shown == ["Sam allergic to peanuts"]  # search's other hits share no word with it
+    # A fact about someone the question does not name must account for all it asks.
+    other = (await gql.ok(RECALL, ns=ns, q="Where does Tomasz live?"))["recall"]
+    assert facts_of(other) == []
+    assert {s["layer"]: s["ran"] for s in other["plan"]}["episodes"]
