@@ -90,7 +90,7 @@ async def test_my_sisters_job_is_one_hop_away(gql: GraphQLClient, ns: str,
                                              db: Database) -> None:
     await sam_talks(gql, ns, db)
     shown = await facts_shown(gql, ns, "What's my sister's job?", session="s1")
-    assert shown[:2] == ["Sam sister Ana", "Ana works at St Mary's Hospital"]
+    assert shown[:2] == ["Sam's sister is Ana", "Ana works at St Mary's Hospital"]
     assert {"Ana likes tennis", "Ana lives in Munich", "Sam likes bouldering",
             "Sam lives in Berlin"}.isdisjoint(shown)
 
@@ -118,18 +118,18 @@ async def test_facts_compete_by_relevance_to_the_question(gql: GraphQLClient, ns
     assert "9 that do not bear on it left out" in steps["facts"]["reason"]
 
     food = await facts_shown(gql, ns, "What food does Sam like?")
-    assert food[0] == "Sam favourite food ramen"
+    assert food[0] == "Sam's favourite food is ramen"
     assert {"Sam lives in Berlin", "Sam allergic to peanuts", "Sam plays guitar",
             "Sam works at Acme Robotics"}.isdisjoint(food)
 
     climbing = await facts_shown(gql, ns, "Where can I go bouldering?", session="s1")
-    assert set(climbing[:2]) == {"Sam likes bouldering", "Sam favourite gym Der Kegel"}
-    assert {"Sam allergic to peanuts", "Sam favourite food ramen",
+    assert set(climbing[:2]) == {"Sam likes bouldering", "Sam's favourite gym is Der Kegel"}
+    assert {"Sam allergic to peanuts", "Sam's favourite food is ramen",
             "Sam works at Acme Robotics"}.isdisjoint(climbing)
 
     # Nothing in particular asked: everything about Sam, within the budget.
     everything = await facts_shown(gql, ns, "Tell me about Sam")
-    assert len([f for f in everything if f.startswith("Sam ")]) == 10
+    assert len([f for f in everything if f.startswith(("Sam ", "Sam's "))]) == 10
 
 
 
