@@ -94,7 +94,8 @@ async def add_alias(db: Database, ns: Namespace, name: str, alias: str) -> Entit
     rows = await db.write("entities/add_alias", ns=ns, id=entity.id, key=entity_key(alias),
                           name=alias, now=datetime.now(UTC))
     if not rows:
-        raise InvalidInput(f"{alias!r} already names another entity", field="alias")
+        raise InvalidInput(f"{alias!r} already names another entity: to make the two one, "
+                           "merge them (mergeEntities)", field="alias")
     found = await by_name(db, ns, name)
     assert found is not None
     return found
