@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import typer
 
-from graphmem import __version__
+import graphmem
 from graphmem.core.config import Settings, create_private_file, get_settings
 from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.db import migrations
@@ -44,7 +44,7 @@ app.add_typer(encryption_app, name="encryption")
 
 def _print_version(asked: bool) -> None:
     if asked:
-        typer.echo(f"graphmem {__version__}")
+        typer.echo(f"graphmem {graphmem.__version__}")
         raise typer.Exit()
 
 

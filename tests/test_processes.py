@@ -109,6 +109,22 @@ async def _drained(db: Database) -> None:
     raise AssertionError("the embedding queue did not drain")
 
 
+async def _counted(services: list[str], before: list[float], expected: int) -> list[float]:
+    """What each process embedded since ``before``, once the counts add up to ``expected``
+    (ten seconds at most), read again a moment later so a node embedded twice would show.
+    The queue drains when a batch's store commits; the process counts the batch just after,
+    so a count read the moment the queue is empty can miss a whole batch."""
+    async def done() -> list[float]:
+        return [after - was for after, was in zip([await _embedded(u) for u in services],
+                                                  before, strict=True)]
+    for _ in range(100):
+        if sum(await done()) >= expected:
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)
+    return await done()
+
+
 # First: the module's `services` (which embed) are not started yet.
 async def test_a_worker_process_embeds_for_serving_processes_that_do_not(
         own_settings: Settings, db: Database, admin_token: str, ns: str) -> None:
@@ -144,8 +160,7 @@ async def test_no_node_is_embedded_twice_and_each_is_found_through_the_other(
         response = await _post(a, admin_token, RECORD, ns=ns, eps=turns[start:start + 100])
         assert "errors" not in response.json(), response.text
     await _drained(db)
-    done = [after - was for after, was in zip([await _embedded(u) for u in services], before,
-                                             strict=True)]
+    done = await _counted(services, before, len(turns))
     # Every node at most once: a second claim would count it twice. (The claim itself is
     # tested without processes: tests/retrieval/test_embeddings.py.)
     assert sum(done) == len(turns)
