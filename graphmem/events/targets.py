@@ -75,10 +75,13 @@ def parse(url: str) -> SplitResult:
 
 
 def public(ip: IPAddress) -> bool:
-    """Whether ``ip``, and any IPv4 address it carries, is reachable on the public internet."""
-    if not ip.is_global or ip.is_multicast or any(ip in n for n in _NOT_PUBLIC):
+    """Whether ``ip``, and any IPv4 address it carries, is reachable on the public internet.
+    An IPv6 form that carries IPv4 addresses is as public as they are: Python's own verdict
+    on its prefix changed within 3.11 (2002::/16 is private to 3.11.2, global to 3.11.7)."""
+    if ip.is_multicast or any(ip in n for n in _NOT_PUBLIC):
         return False
-    return not isinstance(ip, ipaddress.IPv6Address) or all(map(public, _carried(ip)))
+    carried = _carried(ip) if isinstance(ip, ipaddress.IPv6Address) else ()
+    return all(map(public, carried)) if carried else ip.is_global
 
 
 def _carried(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
