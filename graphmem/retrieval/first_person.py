@@ -25,9 +25,8 @@ USER = "user"
 SESSION_SCAN = 200  # a session's newest user turns whose actors are read
 NAMESPACE_SCAN = 1_000  # a namespace's newest turns, when no session is given
 MAX_SPEAKERS = 5  # actors of one session's user turns taken for "I" (a group chat's)
-_FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours|ourselves)\b",
-                           re.IGNORECASE)
 WORDS = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+_FIRST_PERSON = re.compile(r"\b(" + "|".join(sorted(WORDS)) + r")\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
