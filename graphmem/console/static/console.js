@@ -51,6 +51,9 @@ function landing(viewer) {
 }
 
 function signIn(message) {
+  // Signing out draws this form and then changes the address, which routes here again: keep
+  // the form on screen, or the first characters of a key typed meanwhile are lost.
+  if (!message && main.querySelector("form.signin")) return;
   top.hidden = true;
   const key = h("input", { id: "key", type: "password", autocomplete: "off", required: true,
     spellcheck: "false", "aria-describedby": "key-help" });
