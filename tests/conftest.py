@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from typing import Any
 
 import httpx
@@ -34,8 +34,20 @@ from graphmem.local_neo4j import LocalNeo4j
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace
+from tests.support.server import log_tails
 
 pytest_plugins = ["tests.support.hostile"]  # the hostile cases' table (bin/abuse)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failing test's report carries the tail of every `graphmem serve` running for it."""
+    report = yield
+    if report.failed and (tails := log_tails()):
+        report.sections.append(("graphmem serve logs", tails))
+    return report
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -14,6 +14,10 @@ from contextlib import contextmanager
 
 import httpx
 
+# The logs of the services running now: a failing test shows their last lines (the conftest's
+# report hook), since a service's own error is often the only clue to why a call failed.
+RUNNING_LOGS: list[tempfile._TemporaryFileWrapper[bytes]] = []
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -33,7 +37,7 @@ def serving(*, until: str = "/readyz", **env: str) -> Iterator[str]:
     port = free_port()
     # Its log goes to a file: a pipe nobody reads fills up (one line per request) and then
     # blocks the server mid-write.
-    with tempfile.TemporaryFile() as log:
+    with tempfile.NamedTemporaryFile(prefix="graphmem-serve-", suffix=".log") as log:
         server = subprocess.Popen(
             [sys.executable, "-m", "graphmem", "serve", "--port", str(port)],
             env={**os.environ, "GRAPHMEM_EMBEDDING_WORKER": "false", **env},
@@ -50,7 +54,24 @@ def serving(*, until: str = "/readyz", **env: str) -> Iterator[str]:
                     log.seek(0)
                     raise AssertionError(log.read().decode(errors="replace"))
                 time.sleep(0.1)
-            yield url
+            RUNNING_LOGS.append(log)
+            try:
+                yield url
+            except BaseException:
+                sys.stderr.write(log_tails())  # the test failed inside: show why, if it says
+                raise
         finally:
+            if log in RUNNING_LOGS:
+                RUNNING_LOGS.remove(log)
             server.terminate()
             server.wait(timeout=20)
+
+
+def log_tails(lines: int = 40) -> str:
+    """The last ``lines`` of each running service's log."""
+    tails = []
+    for log in RUNNING_LOGS:
+        with open(log.name, "rb") as reading:
+            text = reading.read().decode(errors="replace").splitlines()[-lines:]
+        tails.append(f"--- {log.name}\n" + "\n".join(text))
+    return "\n".join(tails)
