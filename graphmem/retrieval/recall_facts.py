@@ -75,7 +75,7 @@ async def find(db: Database, ns: Namespace, q: Question) -> Found:
     named = frozenset(stem for n in names for stem in relevance.stems(n))
     scored = await _scored(db, ns, q, q.text, asked, list(candidates.values()), relating,
                            named)
-    offered, left_out = relevance.kept(scored)
+    offered, left_out = relevance.kept(scored, asks=bool(asked - named))
     offered = _with_rivals(offered, left_out)
     hops = await _hops(db, ns, q, asked - named, offered, set(candidates))
     return Found(facts=_ordered(offered, hops), answering=sum(s.answers for s in offered),

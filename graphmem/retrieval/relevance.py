@@ -18,10 +18,16 @@ fact about Sam. Each candidate is scored, pure and in one place:
 A fact *bears* on the question when its words (or its evidence's) meet it; it *answers* it
 when its own words do (met only in its evidence, the turns are what to show). When some bear,
 they are offered if they score at least ``KEEP`` times the best, the others left out
-(pinned facts excepted); when none does, all are offered, best first (the vectors order
-them), and the episodes are searched too. ``KEEP`` was chosen on the questions in
-tests/retrieval/test_relevance.py: all pass from 0.1 to 0.4, with WordLlama and with the
-sentence transformer; 0.3 sits inside that range.
+(pinned facts excepted). When none does, the episodes are searched too, and the facts
+offered depend on what the question asks: nothing in particular ("Tell me about myself"),
+all of them, best first; something no fact's words meet ("How old am I?" of ``age 34``),
+those the vectors put within ``UNMET_KEEP`` of the best: few when the vectors tell the facts
+apart, more when they cannot (before, all: ten facts about Sam to tell his age).
+
+``KEEP`` and ``UNMET_KEEP`` were chosen on the questions in tests/retrieval/test_relevance.py,
+with WordLlama and with the sentence transformer: all pass with ``KEEP`` from 0.1 to 0.4 (0.3
+sits inside) and with ``UNMET_KEEP`` up to 0.86 (the answer to "What should I avoid eating?"
+scores 0.87 of the best with WordLlama); 0.7 leaves a margin and still leaves most out.
 """
 
 from __future__ import annotations
@@ -40,8 +46,9 @@ from graphmem.retrieval.search.query import QUESTION_WORDS
 
 EVIDENCE_SHARE = 0.5  # a word met only in the fact's evidence counts this much
 KEEP = 0.3  # of the best score: what else is kept when some facts bear on the question
+UNMET_KEEP = 0.7  # of the best: what is kept when the question asks what no fact's words meet
 _STOP = QUESTION_WORDS | FIRST_PERSON | frozenset(
-    "tell know now please remember".split())  # noqa: SIM905 (a word list reads better as words)
+    "tell know now please remember everything anything something".split())  # noqa: SIM905
 
 
 def stems(text: str) -> frozenset[str]:
@@ -114,13 +121,16 @@ def share(asked: frozenset[str], found: frozenset[str]) -> float:
     return len(asked & found) / len(asked) if asked else 0.0
 
 
-def kept(scored: Sequence[Scored]) -> tuple[list[Scored], list[Scored]]:
-    """(offered, left out): when some facts bear on the question, those of them scoring at
-    least ``KEEP`` times the best, and the pinned ones; else all of them."""
-    if not any(s.bears for s in scored):
+def kept(scored: Sequence[Scored], asks: bool = True) -> tuple[list[Scored], list[Scored]]:
+    """(offered, left out), the pinned always offered: when some facts bear on the question,
+    those of them scoring at least ``KEEP`` times the best; when none does, all of them if
+    the question ``asks`` nothing in particular (it has no content words but the names it
+    links), else those within ``UNMET_KEEP`` of the best."""
+    bearing = any(s.bears for s in scored)
+    if not scored or not (bearing or asks):
         return list(scored), []
-    best = max(s.score for s in scored)
-    offered = [s for s in scored if (s.bears and s.score >= KEEP * best)
+    floor = (KEEP if bearing else UNMET_KEEP) * max(s.score for s in scored)
+    offered = [s for s in scored if ((s.bears or not bearing) and s.score >= floor)
                or s.fact.pinned_at is not None]
     return offered, [s for s in scored if s not in offered]
 
