@@ -106,14 +106,38 @@ _JOINING = frozenset({"is", "was", "are", "were", "be", "been", "has", "had", "h
                       "does", "did", "do", "will", "would", "should", "born", "knows"})
 
 
+# A predicate that names a state reads with "is" ("Sam is allergic to peanuts"): it starts
+# with an adjective (told by its ending: "allergic", "afraid", "responsible", "working") or
+# with one of the participles that name states ("-ed" alone cannot tell "married to" from
+# "moved to").
+_STATE_ENDINGS = ("ic", "aid", "ful", "ous", "ive", "able", "ible", "ing")
+_STATE_PARTICIPLES = frozenset({
+    "married", "engaged", "related", "interested", "involved", "located", "based", "employed",
+    "obsessed", "scared", "excited", "tired", "known", "devoted", "addicted", "attached"})
+
+
 def sentence(subject: str, predicate: str, object_text: str) -> str:
     """A fact as people read it: "Sam works at Acme" when the predicate is a verb phrase,
-    "Sam's sister is Mia" or "Sam's age is 34" when it names a relation or an attribute."""
+    "Sam is allergic to peanuts" when it names a state, "Sam was born in Porto", and "Sam's
+    sister is Mia" or "Sam's age is 34" when it names a relation or an attribute."""
     words = predicate.split("_")
+    if words[0] == "born":
+        return f"{subject} was {' '.join(words)} {object_text}"
+    if _reads_as_state(words):
+        return f"{subject} is {' '.join(words)} {object_text}"
     if _reads_as_verb(words):
         return f"{subject} {' '.join(words)} {object_text}"
     verb = "are" if words[-1].endswith("ies") else "is"  # "Sam's hobbies are climbing"
     return f"{subject}'s {' '.join(words)} {verb} {object_text}"
+
+
+def _reads_as_state(words: list[str]) -> bool:
+    """"allergic_to", "married_to", "working_at", "visiting"; not "married" alone (a verb:
+    "Sam married Tom") nor "works_at"."""
+    if len(words) == 1:
+        return words[0].endswith("ing")
+    return words[-1] in _PREPOSITIONS and (words[0].endswith(_STATE_ENDINGS)
+                                           or words[0] in _STATE_PARTICIPLES)
 
 
 def _reads_as_verb(words: list[str]) -> bool:

@@ -113,18 +113,18 @@ async def test_facts_compete_by_relevance_to_the_question(gql: GraphQLClient, ns
     await sam_talks(gql, ns, db)
     allergic = (await gql.ok(RECALL, ns=ns, q="What is Sam allergic to?"))["recall"]
     shown = facts_of(allergic)
-    assert shown == ["Sam allergic to peanuts"]
+    assert shown == ["Sam is allergic to peanuts"]
     steps = {s["layer"]: s for s in allergic["plan"]}
     assert "9 that do not bear on it left out" in steps["facts"]["reason"]
 
     food = await facts_shown(gql, ns, "What food does Sam like?")
     assert food[0] == "Sam's favourite food is ramen"
-    assert {"Sam lives in Berlin", "Sam allergic to peanuts", "Sam plays guitar",
+    assert {"Sam lives in Berlin", "Sam is allergic to peanuts", "Sam plays guitar",
             "Sam works at Acme Robotics"}.isdisjoint(food)
 
     climbing = await facts_shown(gql, ns, "Where can I go bouldering?", session="s1")
     assert set(climbing[:2]) == {"Sam likes bouldering", "Sam's favourite gym is Der Kegel"}
-    assert {"Sam allergic to peanuts", "Sam's favourite food is ramen",
+    assert {"Sam is allergic to peanuts", "Sam's favourite food is ramen",
             "Sam works at Acme Robotics"}.isdisjoint(climbing)
 
     # Nothing in particular asked: everything about Sam, within the budget.
@@ -140,7 +140,7 @@ async def test_a_question_naming_nobody_gets_the_facts_search_finds(gql: GraphQL
     found = (await gql.ok(RECALL, ns=ns, q="Who has a peanut allergy?"))["recall"]
     assert found["entities"] == []
     shown = facts_of(found)
-    assert shown == ["Sam allergic to peanuts"]  # search's other hits share no word with it
+    assert shown == ["Sam is allergic to peanuts"]  # search's other hits share no word with it
     # A fact about someone the question does not name must account for all it asks.
     other = (await gql.ok(RECALL, ns=ns, q="Where does Tomasz live?"))["recall"]
     assert facts_of(other) == []

@@ -49,7 +49,7 @@ async def test_a_pinned_allergy_is_offered_on_every_turn_until_unpinned(
     await graphql(memory, PIN, id=allergy.id)
 
     recalled = (await memory.recall("Any ideas for dinner tonight?")).text
-    assert "Sam allergic to peanuts" in recalled and "[pinned" in recalled
+    assert "Sam is allergic to peanuts" in recalled and "[pinned" in recalled
     assert "jazz" not in recalled  # not pinned, not asked about
 
     await graphql(memory, UNPIN, id=allergy.id)

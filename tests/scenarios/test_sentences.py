@@ -10,9 +10,16 @@ from graphmem.facts.model import sentence
 
 
 @pytest.mark.parametrize(("predicate", "read"), [
-    ("works_at", "Sam works at X"), ("allergic_to", "Sam allergic to X"),
+    ("works_at", "Sam works at X"), ("allergic_to", "Sam is allergic to X"),
     ("likes", "Sam likes X"), ("is_a", "Sam is a X"), ("has_pet", "Sam has pet X"),
-    ("visiting", "Sam visiting X"), ("married", "Sam married X"),
+    ("visiting", "Sam is visiting X"), ("married", "Sam married X"),
+    ("married_to", "Sam is married to X"), ("interested_in", "Sam is interested in X"),
+    ("afraid_of", "Sam is afraid of X"), ("responsible_for", "Sam is responsible for X"),
+    ("working_at", "Sam is working at X"), ("born_in", "Sam was born in X"),
+    ("lives_in", "Sam lives in X"), ("plays", "Sam plays X"), ("studied", "Sam studied X"),
+    ("belongs_to", "Sam belongs to X"), ("went_to", "Sam went to X"),
+    ("moved_to", "Sam moved to X"), ("graduated_from", "Sam graduated from X"),
+    ("spent_on", "Sam spent on X"), ("known_as", "Sam is known as X"),
     ("sister", "Sam's sister is X"), ("age", "Sam's age is X"),
     ("favourite_gym", "Sam's favourite gym is X"), ("hobbies", "Sam's hobbies are X"),
     ("status", "Sam's status is X"), ("address", "Sam's address is X"),
