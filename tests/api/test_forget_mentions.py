@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from graphmem.archive import stores, tiering
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.governance import mentions
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from graphmem.security import encryption
 from tests.support.client import GraphQLClient
@@ -320,3 +321,19 @@ async def test_exactly_as_many_turns_as_one_erasure_takes_are_taken(
     assert refused["errors"][0]["extensions"] == {"code": "INVALID_INPUT", "field": "ids"}
     erased = (await gql.ok(erase, ns=ns, ids=[t["externalId"] for t in turns]))["eraseEpisodes"]
     assert erased["verified"] and {"kind": "episodes", "count": 1_000} in erased["counts"]
+
+
+async def test_a_mention_the_rewrite_missed_leaves_the_receipt_unverified(
+        gql: GraphQLClient, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The receipt re-reads every turn for the name: when the rewrite misses a mention (here
+    the one m6 keeps in its metadata), that turn is counted as remaining, not verified."""
+    await _memory(gql, ns)
+    rewrite = mentions.redacted
+
+    def keeping_metadata(mention: mentions.Mention, matcher: re.Pattern[str],
+                         space: Namespace) -> dict[str, Any]:
+        return {**rewrite(mention, matcher, space), "metadata": mention.row.get("metadata")}
+
+    monkeypatch.setattr(mentions, "redacted", keeping_metadata)
+    receipt = (await gql.ok(ERASE, ns=ns, m="REDACT"))["eraseSubject"]
+    assert receipt["remainingSearchable"] >= 1 and not receipt["verified"], receipt
