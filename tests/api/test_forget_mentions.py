@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from graphmem.archive import stores, tiering
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.governance import mentions
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from graphmem.security import encryption
 from tests.support.client import GraphQLClient
@@ -299,3 +300,40 @@ async def test_more_turns_than_one_erasure_takes_is_refused_before_any_write(
         assert error["extensions"]["code"] == "INVALID_INPUT", refused
         assert error["extensions"]["field"] == "mentions" and "1001 turns" in error["message"]
     assert await _state(db, ns) == before
+
+
+async def test_exactly_as_many_turns_as_one_erasure_takes_are_taken(
+        gql: GraphQLClient, ns: str) -> None:
+    """At the cap, not past it: 1,000 turns mentioning Biscuit are planned and redacted in one
+    eraseSubject, and eraseEpisodes takes 1,000 ids at once (1,001 is refused: above)."""
+    turns = [said(f"b{i}", f"2026-05-01T10:{i // 60 % 60:02d}:{i % 60:02d}Z",
+                  f"Biscuit fetched the ball, time {i}") for i in range(1_000)]
+    for start in range(0, len(turns), 500):
+        await gql.ok(RECORD, ns=ns, eps=turns[start:start + 500])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "owns", "Biscuit", evidence=["b0"])])
+    plan = (await gql.ok(PLAN, ns=ns, m="REDACT"))["erasurePlan"]
+    assert len(plan["turns"]) == 1_000 and {t["action"] for t in plan["turns"]} == {"redact"}
+    receipt = (await gql.ok(ERASE, ns=ns, m="REDACT"))["eraseSubject"]
+    assert receipt["verified"] and receipt["remainingSearchable"] == 0, receipt
+    erase = """mutation($ns: String!, $ids: [String!]!) { eraseEpisodes(namespace: $ns,
+        ids: $ids) { verified counts { kind count } } }"""
+    refused = await gql(erase, ns=ns, ids=[t["externalId"] for t in turns] + ["b0"])
+    assert refused["errors"][0]["extensions"] == {"code": "INVALID_INPUT", "field": "ids"}
+    erased = (await gql.ok(erase, ns=ns, ids=[t["externalId"] for t in turns]))["eraseEpisodes"]
+    assert erased["verified"] and {"kind": "episodes", "count": 1_000} in erased["counts"]
+
+
+async def test_a_mention_the_rewrite_missed_leaves_the_receipt_unverified(
+        gql: GraphQLClient, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The receipt re-reads every turn for the name: when the rewrite misses a mention (here
+    the one m6 keeps in its metadata), that turn is counted as remaining, not verified."""
+    await _memory(gql, ns)
+    rewrite = mentions.redacted
+
+    def keeping_metadata(mention: mentions.Mention, matcher: re.Pattern[str],
+                         space: Namespace) -> dict[str, Any]:
+        return {**rewrite(mention, matcher, space), "metadata": mention.row.get("metadata")}
+
+    monkeypatch.setattr(mentions, "redacted", keeping_metadata)
+    receipt = (await gql.ok(ERASE, ns=ns, m="REDACT"))["eraseSubject"]
+    assert receipt["remainingSearchable"] >= 1 and not receipt["verified"], receipt

@@ -23,6 +23,7 @@ from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, ep, fact
 from tests.support.fields import ADMIN_ONLY, KEY_ONLY, MUTATIONS, WALK, document
 from tests.support.graph import delete_namespace, graph_size, namespace_contents
+from tests.support.tenants import TENANTS, make_tenant, traces
 
 pytestmark = pytest.mark.hostile("tenants")
 
@@ -237,28 +238,6 @@ async def test_b_ids_through_a_namespace_are_unknown(client: httpx.AsyncClient, 
         await delete_namespace(db, b)
 
 
-TENANTS = {  # two tenants alike in nothing: speakers, sessions, entities, predicates, times
-    "a": {"speaker": "Amara", "session": "clinic-notes", "place": "Lisbon Clinic",
-          "predicate": "volunteers_at", "when": "2025-03-04T08:15:00Z", "month": "2025-03",
-          "text": "I volunteer at the Lisbon Clinic on Tuesdays"},
-    "b": {"speaker": "Bertrand", "session": "oboe-diary", "place": "Zermatt",
-          "predicate": "plays_instrument", "when": "2019-08-17T21:40:00Z", "month": "2019-08",
-          "text": "Evening practice on my oboe up in Zermatt"},
-}
-
-
-async def _tenant(gql: GraphQLClient, ns: str, t: dict[str, str]) -> None:
-    await gql.ok(RECORD, ns=ns, eps=[{
-        "externalId": f"{t['session']}-1", "sessionId": t["session"], "kind": "USER_MESSAGE",
-        "actor": t["speaker"], "content": t["text"], "occurredAt": t["when"]}])
-    await gql.ok(ASSERT, ns=ns, facts=[
-        fact(t["speaker"], t["predicate"], t["place"], evidence=[f"{t['session']}-1"],
-             validFrom=t["when"])])
-    await gql.ok("""mutation($ns: String!, $s: SummaryInput!) { writeSummary(namespace: $ns,
-        summary: $s) { id } }""", ns=ns, s={"text": t["text"], "sessionId": t["session"],
-                                             "covers": [f"{t['session']}-1"]})
-
-
 def _naming(t: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
     """Every read that names the tenant's things: its speaker, entity, predicate, session."""
     words = f"What did {t['speaker']} say about {t['place']} {t['predicate']}?"
@@ -288,11 +267,6 @@ def _naming(t: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-def _traces(t: dict[str, str]) -> list[str]:
-    return [t["speaker"], t["session"], t["place"], t["predicate"], t["month"],
-            t["text"].split()[-1]]
-
-
 async def test_tenants_that_differ_in_everything_see_nothing_of_each_other(
         client: httpx.AsyncClient, db: Database, gql: GraphQLClient) -> None:
     """Each tenant asks, with its own key, about the other's speaker, entity, predicate and
@@ -304,7 +278,7 @@ async def test_tenants_that_differ_in_everything_see_nothing_of_each_other(
     try:
         keys = {}
         for k, t in TENANTS.items():
-            await _tenant(gql, names[k], t)
+            await make_tenant(gql, names[k], t)
             keys[k] = GraphQLClient(client, await create_key(db, f"iso-{k}", grants=[names[k]],
                                                              admin=False))
         for me, them in (("a", "b"), ("b", "a")):
@@ -314,7 +288,7 @@ async def test_tenants_that_differ_in_everything_see_nothing_of_each_other(
                 codes = {e["extensions"]["code"] for e in answer.get("errors") or []}
                 assert codes <= {"NOT_FOUND"}, (me, query, answer)  # as for a name unknown
                 crossed = json.dumps(answer.get("data")).lower()  # (errors echo the name)
-                leaked = [w for w in _traces(TENANTS[them]) if w.lower() in crossed]
+                leaked = [w for w in traces(TENANTS[them]) if w.lower() in crossed]
                 assert not leaked, (me, query, leaked)
                 if "actors" in query:
                     assert answer["data"]["search"]["actors"] == [], me
@@ -322,7 +296,40 @@ async def test_tenants_that_differ_in_everything_see_nothing_of_each_other(
             own = await keys[me].ok(search[0], ns=names[me], **search[1])
             assert own["search"]["actors"] == [TENANTS[me]["speaker"]]
             assert TENANTS[me]["place"] in json.dumps(own)
-            assert not [w for w in _traces(TENANTS[them]) if w.lower() in json.dumps(own).lower()]
+            assert not [w for w in traces(TENANTS[them]) if w.lower() in json.dumps(own).lower()]
+    finally:
+        for name in names.values():
+            await delete_namespace(db, name)
+
+
+async def test_tenants_that_differ_in_everything_are_apart_in_exports_stats_and_the_viewer(
+        client: httpx.AsyncClient, db: Database, gql: GraphQLClient,
+        admin_token: str) -> None:
+    """The reads that name nothing (an export, stats, conflicts, the viewer, a page of
+    episodes or facts) hold all of their own tenant and nothing of the other."""
+    names = {k: f"iso/{uuid.uuid4().hex[:8]}-{k}" for k in TENANTS}
+    try:
+        keys = {}
+        for k, t in TENANTS.items():
+            await make_tenant(gql, names[k], t)
+            keys[k] = GraphQLClient(client, await create_key(db, f"iso-{k}", grants=[names[k]],
+                                                             admin=False))
+        for me, them in (("a", "b"), ("b", "a")):
+            exported = await client.get("/export", params={"namespace": names[me]},
+                                        headers={"Authorization": f"Bearer {admin_token}"})
+            assert exported.status_code == 200
+            own = await keys[me].ok("""query($ns: String!) {
+                viewer { namespaces }
+                memoryStats(namespace: $ns) { episodes believedFacts summaries }
+                episodes(namespace: $ns) { nodes { actor content sessionId occurredAt } }
+                facts(namespace: $ns, includeHistory: true) { nodes { text validFrom } }
+                conflicts(namespace: $ns) { nodes { id } } }""", ns=names[me])
+            assert own["viewer"]["namespaces"] == [names[me]]
+            assert own["memoryStats"] == {"episodes": 1, "believedFacts": 1, "summaries": 1}
+            for answer in (exported.text, json.dumps(own)):
+                assert TENANTS[me]["place"] in answer and TENANTS[me]["speaker"] in answer, me
+                assert not [w for w in traces(TENANTS[them]) if w.lower() in answer.lower()], me
+            assert names[them] not in exported.text
     finally:
         for name in names.values():
             await delete_namespace(db, name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -21,8 +22,11 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.jobs import queue as jobs
 from graphmem.security.auth import create_key
+from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
+from tests.support.graph import delete_namespace
 from tests.support.server import serving
+from tests.support.tenants import TENANTS, make_tenant, traces
 
 EVENTS = """subscription($ns: String!, $kinds: [MemoryEventKind!]) {
   memoryEvents(namespace: $ns, kinds: $kinds) { id kind namespace subjectId
@@ -210,3 +214,32 @@ async def test_a_large_transaction_comes_as_few_messages_and_few_reads(
             f"user likes thing {i}" for i in range(300))
         assert len({e["id"] for e in told}) == 300
     assert len(messages) <= 3 * 3 and reads <= 3 * 3
+
+
+async def test_tenants_that_differ_in_everything_hear_only_their_own_events(
+        service: str, db: Database, admin_token: str) -> None:
+    """Each tenant's narrow key listens to its own namespace while both write: every event
+    it hears is its own, and what it reads through them (the fact) names nothing of the
+    other's speaker, place, predicate or time."""
+    names = {k: f"iso/{uuid.uuid4().hex[:8]}-{k}" for k in TENANTS}
+    keys = {k: await create_key(db, f"iso-ev-{k}", grants=[names[k]], admin=False)
+            for k in TENANTS}
+    try:
+        async with subscribed(service, keys["a"], names["a"]) as a, \
+                subscribed(service, keys["b"], names["b"]) as b, \
+                httpx.AsyncClient(base_url=service, timeout=30) as http:
+            writer = GraphQLClient(http, admin_token)
+            for k, t in TENANTS.items():
+                await make_tenant(writer, names[k], t)
+            heard = {"a": await received(a), "b": await received(b, 0.5)}
+        for me, them in (("a", "b"), ("b", "a")):
+            events = [m["payload"]["data"]["memoryEvents"] for m in heard[me]
+                      if m["type"] == "next"]
+            assert {e["kind"] for e in events} >= {"FACT_CREATED", "SUMMARY_WRITTEN"}, me
+            assert {e["namespace"] for e in events} == {names[me]}
+            told = json.dumps(events).lower()
+            assert TENANTS[me]["place"].lower() in told
+            assert not [w for w in traces(TENANTS[them]) if w.lower() in told], me
+    finally:
+        for name in names.values():
+            await delete_namespace(db, name)

@@ -3,6 +3,7 @@ fact or an episode (with what memory learned only from it), over the real Neo4j.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -145,3 +146,39 @@ async def test_bad_forget_requests_write_nothing(gql: GraphQLClient, db: Databas
         with pytest.raises(GraphmemError):
             await attempt
     assert await namespace_contents(db, ns) == before
+
+
+async def test_recall_offers_the_newest_twenty_pins(gql: GraphQLClient, ns: str) -> None:
+    """Pins at the cap and one past it: of 21 pinned facts, recall offers the 20 pinned last,
+    and not the first pin."""
+    made = await _facts(gql, ns, *[fact("user", "likes", f"tune {i:02d}") for i in range(21)])
+    pins = " ".join(f'p{i}: pinFact(namespace: $ns, factId: "{fact_id}") {{ pinned }}'
+                    for i, fact_id in enumerate(made))  # one request, pinned in this order
+    await gql.ok(f"mutation($ns: String!) {{ {pins} }}", ns=ns)
+    recalled = await gql.ok("""query($ns: String!, $q: String!) { recall(namespace: $ns,
+        query: $q, tokenBudget: 4000) { pieces { layer fact { id pinned } } } }""",
+                            ns=ns, q=NAMING_NOBODY)
+    offered = [p["fact"]["id"] for p in recalled["recall"]["pieces"] if p["layer"] == "facts"]
+    assert len(offered) == 20 and set(offered) == set(made[1:])  # made[0]: the oldest pin
+
+
+async def test_forgetting_writes_an_observation_that_never_repeats_the_fact(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """The observation a forgetting writes names the fact's id; what the fact said is not
+    written again — not in the note, not where notes are searched or shown as evidence."""
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "I once had a crush on Ottoline")])
+    [crush] = await _facts(gql, ns, fact("user", "had_crush_on", "Ottoline", evidence=["m1"]))
+    await gql.ok(FORGET, ns=ns, id=crush)
+    notes, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) WHERE e.note RETURN e.content AS content", {"ns": ns},
+        database_=db.name)
+    assert [crush in r["content"] for r in notes] == [True], notes
+    assert not [r for r in notes if "ottoline" in r["content"].lower()], notes
+    shown = await gql.ok("""query($ns: String!, $id: ID!) {
+        provenance(namespace: $ns, factId: $id) { evidence { content kind } }
+        search(namespace: $ns, query: "Forgot fact", includeHistory: true) {
+          hits { episode { content kind } } } }""", ns=ns, id=crush)
+    notes_shown = [e for e in shown["provenance"]["evidence"] if e["kind"] == "OBSERVATION"] + [
+        h["episode"] for h in shown["search"]["hits"]
+        if h["episode"] and h["episode"]["kind"] == "OBSERVATION"]
+    assert notes_shown and "ottoline" not in json.dumps(notes_shown).lower(), shown

@@ -9,6 +9,7 @@ import base64
 import os
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 from starlette.applications import Starlette
@@ -18,6 +19,7 @@ from graphmem.core.config import get_settings
 from graphmem.core.errors import DecryptionFailed, InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.db.statements import statement
 from graphmem.episodes import store as episodes
 from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.portability.exporting import export
@@ -116,3 +118,21 @@ async def test_the_embedding_queue_runs_on_after_a_key_is_destroyed(
         {"ids": [lost, kept]}, database_=db.name)
     state = {r["id"]: (r["waiting"], r["embedded"]) for r in rows}
     assert state == {kept: (False, True), lost: (False, False)}
+
+
+async def test_a_key_another_process_destroyed_is_dropped_here_within_a_minute(
+        db: Database, ns: str, per_namespace: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process read the namespace's salt and keeps it; another process destroys the key
+    (the statement `destroyNamespaceKey` runs, without this process's keyring hearing of it).
+    Sixty seconds after the salt was read, it is read again, and the content is lost here
+    too (README: "Other processes stop using a destroyed key within 60 seconds")."""
+    clock = [1_000.0]
+    monkeypatch.setattr(encryption, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    said = await _said(db, ns, SECRET, "a1")
+    assert (await episodes.by_ids(db, Namespace(ns), [said]))[said].content == SECRET
+    await db.driver.execute_query(statement("encryption/destroy_namespace_key"), {"ns": ns},
+                                  database_=db.name)  # as another process does
+    clock[0] += encryption.KEY_CACHE_S
+    assert encryption.KEY_CACHE_S <= 60
+    with pytest.raises(DecryptionFailed, match="destroyed"):
+        await episodes.by_ids(db, Namespace(ns), [said])
