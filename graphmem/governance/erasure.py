@@ -22,6 +22,7 @@ from typing import Any
 from graphmem.archive import stores as archive_stores
 from graphmem.archive import tiering
 from graphmem.core.errors import ConcurrentChange, DecryptionFailed, InvalidInput, NotFound
+from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Tx
@@ -116,17 +117,27 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
     stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased", WITHDRAWN)
     orphaned = [i for i in plan["orphaned"] if i] if retract_orphans else []
     done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=to_native(now),
-                         actor=actor,
-                         orphaned=orphaned))[0]
+                         actor=actor, orphaned=orphaned,
+                         speakers=_speakers(plan["actors"])))[0]
     sessions = earliest_per_session(plan["sessions"])
     if sessions:
         await tx.run("episodes/relink", ns=ns, sessions=sessions)
     await outbox.emit(tx, ns, EventKind.FACT_RETRACTED, orphaned, now)
     if done["retracted"]:
         await plan_writer.settle_orphaned(tx, ns, now)
+    speakers = {"speakers": done["speakers"]} if done["speakers"] else {}
     return {"episodes": done["erased"], "facts_retracted": done["retracted"],
-            "summaries_stale": stale, "_ids": ids, "_contents": plan["contents"],
+            "summaries_stale": stale, **speakers, "_ids": ids, "_contents": plan["contents"],
             "_archived": plan["archived"]}
+
+
+def _speakers(names: list[str]) -> list[dict[str, Any]]:
+    """The erased turns' speakers as ``{key, names}``: one speaker may be recorded under
+    names that differ in case or spacing (``actor_key``)."""
+    by_key: dict[str, list[str]] = {}
+    for name in names:
+        by_key.setdefault(actor_key(name), []).append(name)
+    return [{"key": key, "names": sorted(set(spelled))} for key, spelled in by_key.items()]
 
 
 async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: bool,
@@ -183,6 +194,7 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity: entities.Entity, with_ep
         counts["_archived"] += cascade["_archived"]
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
+        counts.update({k: v for k, v in cascade.items() if k == "speakers"})
     await plan_writer.settle_orphaned(tx, ns, datetime.now(UTC))
     return counts
 
@@ -306,6 +318,7 @@ async def _erase_session(tx: Tx, ns: Namespace, session_id: str, actor: str | No
         counts["episodes"] = cascade["episodes"]
         counts["facts_retracted"] = cascade["facts_retracted"]
         counts["_archived"] = cascade["_archived"]
+        counts.update({k: v for k, v in cascade.items() if k == "speakers"})
     done = (await tx.run("erasure/session_delete", ns=ns, session_id=session_id,
                          facts=plan["facts"], summaries=plan["summaries"],
                          entities=plan["entities"], values=plan["values"],

@@ -199,9 +199,6 @@ async def test_erased_words_are_gone_from_every_place_and_transport(
         assert "green tea" in await _export(client, admin_token, ns)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 44: a speaker's (:Actor) node outlives the "
-                   "erasure of all their turns (search `actors`, the export, the graph); "
-                   "only eraseNamespace deletes it")
 @pytest.mark.parametrize("scope", ["episode", "session"])
 async def test_a_speaker_whose_every_turn_is_erased_is_named_nowhere(
         scope: str, gql: GraphQLClient, client: httpx.AsyncClient, db: Database,
@@ -224,3 +221,24 @@ async def test_a_speaker_whose_every_turn_is_erased_is_named_nowhere(
     assert (await gql.ok(ask, ns=ns))["search"]["actors"] == []
     assert await _graph(db, ns, ["Marguerite"]) == []
     assert "marguerite" not in (await _export(client, admin_token, ns)).lower()
+
+
+async def test_a_speaker_stays_while_a_turn_of_theirs_is_left(gql: GraphQLClient,
+                                                              ns: str) -> None:
+    """Under any of their names: "MARGUERITE" and "Marguerite" are one speaker."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        {"externalId": "t1", "sessionId": "a", "kind": "USER_MESSAGE", "actor": "Marguerite",
+         "content": "I sail on Thursdays", "occurredAt": "2026-05-01T09:00:00Z"},
+        {"externalId": "t2", "sessionId": "b", "kind": "USER_MESSAGE", "actor": "MARGUERITE",
+         "content": "I row on Sundays", "occurredAt": "2026-05-02T09:00:00Z"}])
+    ask = """query($ns: String!) { search(namespace: $ns,
+        query: "what did marguerite say about sailing") { actors } }"""
+    erase = """mutation($ns: String!, $id: String!) { eraseEpisodes(namespace: $ns,
+        ids: [$id]) { counts { kind count } } }"""
+    first = (await gql.ok(erase, ns=ns, id="t1"))["eraseEpisodes"]["counts"]
+    assert "speakers" not in {c["kind"] for c in first}
+    named = (await gql.ok(ask, ns=ns))["search"]["actors"]
+    assert [name.casefold() for name in named] == ["marguerite"]
+    last = (await gql.ok(erase, ns=ns, id="t2"))["eraseEpisodes"]["counts"]
+    assert {"kind": "speakers", "count": 1} in last
+    assert (await gql.ok(ask, ns=ns))["search"]["actors"] == []

@@ -6,7 +6,6 @@ speakers (remembered for a few seconds), which runs while the query is embedded.
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,10 +36,6 @@ EXPANSION_PER_ENTITY = 20
 VECTOR_OVERFETCH = 10
 VECTOR_RETRY_K = 500
 _FIELDS = {Kind.FACT: "text", Kind.SUMMARY: "text", Kind.ENTITY: "name"}
-MAX_SPEAKERS = 2_000  # speakers of one namespace told from names in a query
-SPEAKERS_TTL_S = 10.0
-SPEAKERS_CACHED = 4_096  # namespaces; the memory is forgotten whole when full
-_SPEAKERS: dict[tuple[int, str], tuple[float, dict[str, str]]] = {}
 
 Key = tuple[Kind, str]
 
@@ -95,27 +90,14 @@ def _time(query: SearchQuery) -> tuple[str, TimeRange | None]:
 
 async def _speakers(db: Database, ns: Namespace, text: str,
                     query: SearchQuery) -> dict[str, str]:
-    """The namespace's speakers whose names occur in the query (key -> name)."""
+    """The namespace's speakers whose names occur in the query (key -> name): its word
+    n-grams looked up, so a speaker whose every turn was erased is never told (a cache of
+    the namespace's speakers kept them for seconds after), at the cost of a few seeks that
+    run while the query is embedded."""
     if "bm25" not in query.retrievers:
         return {}
-    grams = set(analysis.name_candidates(text))
-    return {key: name for key, name in (await _namespace_speakers(db, ns)).items()
-            if key in grams}
-
-
-async def _namespace_speakers(db: Database, ns: Namespace) -> dict[str, str]:
-    """Who speaks in the namespace, remembered for ``SPEAKERS_TTL_S``: an agent searches the
-    same namespace every turn, and speakers change far more slowly (a new one is told
-    from names a few seconds late; only ranking depends on it)."""
-    key, now = (id(db), ns), time.monotonic()
-    seen = _SPEAKERS.get(key)
-    if seen is not None and now - seen[0] < SPEAKERS_TTL_S:
-        return seen[1]
-    rows = await db.read("search/actors", ns=ns, limit=MAX_SPEAKERS)
-    if len(_SPEAKERS) >= SPEAKERS_CACHED:
-        _SPEAKERS.clear()
-    _SPEAKERS[key] = (now, {row["key"]: row["name"] for row in rows})
-    return _SPEAKERS[key][1]
+    rows = await db.read("search/actors", ns=ns, keys=analysis.name_candidates(text))
+    return {row["key"]: row["name"] for row in rows}
 
 
 async def _embed(text: str, query: SearchQuery, embedder: Embedder | None) -> list[float] | None:
