@@ -126,6 +126,20 @@ def _bounded(timeout_s: float) -> Iterator[None]:
                            timeout_s=timeout_s) from None
 
 
+@contextlib.contextmanager
+def _naming(name: str) -> Iterator[None]:
+    """A Neo4j error says which statement it came from (a note: the API's log of an
+    unexpected error prints it; its message may quote stored values and is never logged)."""
+    try:
+        yield
+    except Neo4jError as exc:
+        exc.add_note(f"{STATEMENT_NOTE}{name}")
+        raise
+
+
+STATEMENT_NOTE = "graphmem statement: "
+
+
 def _count_rows(span: Any, rows: list[Row]) -> None:
     if span is not None:
         span.set_attribute("db.response.returned_rows", len(rows))
@@ -175,7 +189,8 @@ class Tx:
     async def run(self, name: str, /, **params: Any) -> list[Row]:
         await _before(self._db, params)
         self._db.round_trips += 1
-        with metrics.timed(metrics.CYPHER_SECONDS, name), self._db.span(name) as span:
+        with (metrics.timed(metrics.CYPHER_SECONDS, name), self._db.span(name) as span,
+              _naming(name)):
             result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
             rows = rows_of(await result.fetch(1_000_000))
             _count_rows(span, rows)
@@ -192,7 +207,7 @@ class Snapshot:
     async def stream(self, name: str, /, **params: Any) -> AsyncIterator[Row]:
         await _before(self._db, params)
         self._db.round_trips += 1
-        with self._db.span(name):
+        with self._db.span(name), _naming(name):
             result = await self._tx.run(statement(name), bolt.masked(_keyed(name, params)))
             async for record in result:
                 yield plain(record)
@@ -298,7 +313,8 @@ class Database:
     async def _read_once(self, name: str, params: dict[str, Any]) -> list[Row]:
         await _before(self, params)
         self.round_trips += 1
-        with metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span:
+        with (metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span,
+              _naming(name)):
             with _bounded(self.timeout_s):
                 async with self._session(READ_ACCESS) as session:
                     result = await session.run(self._query(name),
@@ -314,7 +330,7 @@ class Database:
             self.round_trips += 1
             try:
                 with (metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span,
-                      _bounded(self.timeout_s)):
+                      _bounded(self.timeout_s), _naming(name)):
                     records, _, _ = await self.driver.execute_query(
                         self._query(name), bolt.masked(_keyed(name, params)),
                         database_=self.name, routing_=RoutingControl.WRITE)
@@ -391,7 +407,7 @@ class Database:
         """A statement that manages its own transactions (``CALL … IN TRANSACTIONS``): a
         migration's, administrative work."""
         self.round_trips += 1
-        with self.span(name), _bounded(self.admin_timeout_s):
+        with self.span(name), _bounded(self.admin_timeout_s), _naming(name):
             async with (self._answering(self.max_retry_s + self.admin_timeout_s),
                         self.driver.session(database=self.name) as session):
                 result = await session.run(Query(statement(name), timeout=self.admin_timeout_s),
