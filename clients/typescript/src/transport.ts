@@ -4,7 +4,7 @@
  * typed error, and when (and how long) to retry. The Python client's `_http`, in TypeScript.
  */
 
-import { errorFor, type GraphmemError } from "./errors.js";
+import { GraphmemError, errorFor } from "./errors.js";
 
 export const DEFAULT_URL = "http://127.0.0.1:8000/graphql";
 /** The first retry waits up to this long (ms), doubling per attempt, at most `BACKOFF_CAP_MS`. */
@@ -107,16 +107,12 @@ export async function execute(settings: Settings, call: Call): Promise<Record<st
       });
       return await dataOf(response, settings.url);
     } catch (error) {
-      failure = isGraphmemError(error) ? error : unreachable(error, call.repeatable);
+      failure = error instanceof GraphmemError ? error : unreachable(error, call.repeatable);
     }
     const wait = delay(failure, attempt, settings.retries, response);
     if (wait === null) throw failure;
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
-}
-
-function isGraphmemError(error: unknown): error is GraphmemError {
-  return error instanceof Error && "retryable" in error && "code" in error;
 }
 
 /** The answer's data, or the typed error of its first GraphQL error (or of its status). */

@@ -33,14 +33,19 @@ export function fresh(options: MemoryOptions = {}): Memory {
   return new Memory({ url: ENDPOINT, key: KEY, namespace: freshNamespace(), ...options });
 }
 
-/** The global fetch, counting the requests it sends (nothing else changes). */
-export function counting(): { fetch: typeof fetch; sent: () => number } {
+/** The global fetch, counting the requests it sends and noting the status of each answer
+ * (nothing else changes). */
+export function counting(): { fetch: typeof fetch; sent: () => number; statuses: number[] } {
   let sent = 0;
+  const statuses: number[] = [];
   return {
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       sent += 1;
-      return fetch(input, init);
+      const response = await fetch(input, init);
+      statuses.push(response.status);
+      return response;
     },
     sent: () => sent,
+    statuses,
   };
 }
