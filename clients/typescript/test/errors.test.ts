@@ -1,7 +1,7 @@
 // Each error the service answers arrives as its typed error; only retryable ones are retried.
 
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { test } from "node:test";
 
 import {
@@ -106,6 +106,29 @@ test("a service that refuses connections is Unreachable, retried (the request ne
   assert.ok(error.retryable);
   assert.match(error.detail, /ECONNREFUSED/);
   assert.equal(sent.sent(), 3);
+});
+
+test("a timed-out read is retried; a timed-out write that may have been applied is not", async () => {
+  // A peer that accepts connections and never answers: each request times out after it left.
+  const sockets: Socket[] = [];
+  const silent = createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const { port } = silent.address() as { port: number };
+  try {
+    const sent = counting();
+    const memory = new Memory({ url: `http://127.0.0.1:${port}/graphql`, key: KEY, namespace: "n",
+                                retries: 2, timeoutMs: 300, fetch: sent.fetch });
+    const read = await memory.about("x").catch((e: unknown) => e);
+    assert.ok(read instanceof Unreachable && read.retryable, String(read));
+    assert.equal(sent.sent(), 3);
+    const write = await memory.retract("fact_x", { reason: "x" }).catch((e: unknown) => e);
+    assert.ok(write instanceof Unreachable && !write.retryable, String(write));
+    assert.match(write.detail, /TimeoutError/);
+    assert.equal(sent.sent(), 4, "a retraction that may have been applied was sent again");
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
 });
 
 async function closedPort(): Promise<number> {
