@@ -64,4 +64,18 @@ if [[ ! -f "$npm_stamp" || "$(cat "$npm_stamp")" != "$npm_want" ]] \
     fi
   ) 9> .venv/.graphmem-npm.lock
 fi
+# The TypeScript client's toolchain (tsc, GraphQL Code Generator, and the AI SDK its tests
+# build tools with), pinned in clients/typescript/package-lock.json; tests/clients/
+# test_typescript.py generates, builds, tests and packs the package with it.
+ts_stamp="clients/typescript/node_modules/.graphmem-lock"
+ts_want="$(sha256sum clients/typescript/package-lock.json | cut -d' ' -f1)"
+if [[ ! -f "$ts_stamp" || "$(cat "$ts_stamp")" != "$ts_want" ]]; then
+  (
+    flock 9
+    if [[ ! -f "$ts_stamp" || "$(cat "$ts_stamp")" != "$ts_want" ]]; then
+      (cd clients/typescript && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
+      echo "$ts_want" > "$ts_stamp"
+    fi
+  ) 9> .venv/.graphmem-npm-typescript.lock
+fi
 export PATH="$ROOT/.venv/bin:$PATH"
