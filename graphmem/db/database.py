@@ -140,6 +140,23 @@ def _naming(name: str) -> Iterator[None]:
 STATEMENT_NOTE = "graphmem statement: "
 
 
+VANISHED = "Neo.ClientError.Statement.EntityNotFound"
+
+
+async def _again_if_vanished(run: Callable[[], Awaitable[T]]) -> T:
+    """``run``, and once more when a node or relationship its statement met was deleted by
+    another transaction before it was read or written (Neo4j reads committed data, so this
+    is a race of any busy store: an erasure while the embedding worker stores, a search
+    loading a turn being erased). Run again, the statement no longer meets it."""
+    try:
+        return await run()
+    except ClientError as exc:
+        if exc.code != VANISHED:
+            raise
+        log.info("a statement met a node deleted meanwhile; running it again")
+        return await run()
+
+
 def _count_rows(span: Any, rows: list[Row]) -> None:
     if span is not None:
         span.set_attribute("db.response.returned_rows", len(rows))
@@ -294,7 +311,7 @@ class Database:
         (``execute_query``) also waits for a COMMIT (0.7 of a 2 ms read). A read is safe to
         repeat, so what the driver would retry is retried here, for up to ``max_retry_s``."""
         async with self._answering(self.patience_s):
-            rows = await self._read_retrying(name, params)
+            rows = await _again_if_vanished(lambda: self._read_retrying(name, params))
         return rows
 
     async def _read_retrying(self, name: str, params: dict[str, Any]) -> list[Row]:
@@ -331,9 +348,10 @@ class Database:
             try:
                 with (metrics.timed(metrics.CYPHER_SECONDS, name), self.span(name) as span,
                       _bounded(self.timeout_s), _naming(name)):
-                    records, _, _ = await self.driver.execute_query(
-                        self._query(name), bolt.masked(_keyed(name, params)),
-                        database_=self.name, routing_=RoutingControl.WRITE)
+                    records, _, _ = await _again_if_vanished(
+                        lambda: self.driver.execute_query(
+                            self._query(name), bolt.masked(_keyed(name, params)),
+                            database_=self.name, routing_=RoutingControl.WRITE))
                     rows = rows_of(records)
                     _count_rows(span, rows)
             except UNAVAILABLE as exc:
@@ -383,7 +401,7 @@ class Database:
             try:
                 with _bounded(self.timeout_s):
                     async with self._answering(self.patience_s), self._session() as session:
-                        result = await session.execute_write(unit)
+                        result = await _again_if_vanished(lambda: session.execute_write(unit))
                         committed = True
                 return result
             except UNAVAILABLE as exc:

@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -131,3 +132,35 @@ async def test_a_failure_is_remembered_by_every_copy_of_the_database(
         assert db.patience_s == settings.neo4j_max_retry_s + settings.neo4j_timeout_s
     finally:
         await db.close()
+
+
+WORDLLAMA = "wordllama/l2_supercat_256"  # the suite's embedder: its space is the current one
+
+
+@pytest.mark.parametrize("through", ["write", "transaction"])
+async def test_a_statement_that_meets_a_node_deleted_meanwhile_runs_again(
+        db: Database, ns: str, through: str) -> None:
+    """The embedding worker stores a vector while an erasure deletes the node: the store met
+    the node, waited for its lock, then found it gone (EntityNotFound), and the worker's
+    whole run failed (a flake of the suite: tests delete their namespaces while the app's
+    worker embeds; a search loading a turn being erased answered INTERNAL the same way)."""
+    made, _, _ = await db.driver.execute_query(
+        "CREATE (n:Entity:EmbedPending {ns: $ns, id: 'gone', name: 'gone'}) "
+        "RETURN elementId(n) AS id", {"ns": ns}, database_=db.name)
+    rows = [{"element_id": made[0]["id"], "vector": None}]
+
+    async def store() -> list[dict[str, Any]]:
+        if through == "write":
+            return await db.write("embeddings/store", model=WORDLLAMA, rows=rows)
+        return await db.transaction(lambda tx: tx.run("embeddings/store", model=WORDLLAMA,
+                                                      rows=rows))
+
+    async with db.driver.session(database=db.name) as session:
+        deleting = await session.begin_transaction()  # holds the node's lock until commit
+        await deleting.run("MATCH (n) WHERE elementId(n) = $id DETACH DELETE n",
+                           id=made[0]["id"])
+        storing = asyncio.create_task(store())
+        await asyncio.sleep(1.0)  # the store has met the node and waits for its lock
+        assert not storing.done()
+        await deleting.commit()
+    assert (await storing)[0]["cleared"] == 0  # run again: the node is gone, nothing else
