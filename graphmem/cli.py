@@ -337,6 +337,8 @@ def backup(
     local = _local(_EXTERNAL)
     if path.exists() and (not force or not path.is_file()):
         raise GraphmemError(f"{path} exists: --force replaces a file")
+    if not path.parent.is_dir():  # before the server stops for nothing
+        raise typer.BadParameter(f"no folder {path.parent}")
     began = time.monotonic()
     with local.stopped() as was_running:
         dumps.dump(local, settings.neo4j_database, path)

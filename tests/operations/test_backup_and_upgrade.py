@@ -23,7 +23,7 @@ import pytest
 
 from graphmem.core.config import Settings
 from tests.fixtures.release_38cad69 import make_store
-from tests.fixtures.release_38cad69.make_store import ask, write
+from tests.fixtures.release_38cad69.make_store import QUESTIONS, ask, graphql, write
 from tests.support import ROOT
 from tests.support.server import free_port, serving
 
@@ -135,6 +135,8 @@ def test_a_backup_restored_into_a_fresh_home_answers_as_the_store_did(
     assert dump.stat().st_mode & 0o777 == 0o600
     again = source.cli("backup", str(dump))
     assert again.returncode == 1 and "--force" in again.stderr, again.stderr
+    nowhere = source.cli("backup", str(homes / "missing" / "store.dump"))
+    assert nowhere.returncode == 2 and "no folder" in nowhere.stderr, nowhere.stderr
 
     fresh = Home.fresh(homes, "restored", settings.local_neo4j_home / "lib")
     try:
@@ -149,8 +151,12 @@ def test_a_backup_restored_into_a_fresh_home_answers_as_the_store_did(
             assert after == before
             refused = fresh.cli("restore", str(dump))
             assert refused.returncode == 1 and "--force" in refused.stderr, refused.stderr
-            assert ask(f"{fresh_url}/graphql", key, current, "now/sam") == before["now"]
+            assert _facts(f"{fresh_url}/graphql", key) == _facts(url, key)  # left as it was
         # The original answers the same after its own stop and start.
-        assert ask(url, key, current, "now/sam") == before["now"]
+        assert _facts(url, key) == before["now"]["history"]
     finally:
         fresh.stop()
+
+
+def _facts(url: str, key: str) -> dict[str, Any]:
+    return graphql(url, key, QUESTIONS["history"], ns="now/sam")
