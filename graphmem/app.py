@@ -26,6 +26,7 @@ from graphmem.api.exports import export_route
 from graphmem.api.gate import Gate
 from graphmem.api.http import graphql_routes
 from graphmem.archive import stores as archive_stores
+from graphmem.console import assets
 from graphmem.console import routes as console
 from graphmem.core.config import Settings, get_settings
 from graphmem.core.errors import GraphmemError
@@ -104,6 +105,14 @@ def _freeze_startup_objects() -> None:
     gc.freeze()
 
 
+def _say_if_assets_missing() -> None:
+    """Once, at start: without the browser libraries every /console/vendor/ file answers 404
+    and the graph view and GraphiQL stay blank; the other pages and the API work."""
+    if gone := assets.missing():
+        log.warning("the console's graph view and GraphiQL will not load: %s missing; %s",
+                    ", ".join(gone), assets.MISSING_HINT)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
     encryption.install_from(settings)
@@ -114,6 +123,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        _say_if_assets_missing()
         db = open_database(settings)
         runtime = Runtime(settings=settings, db=db, embedder=embeddings.make_embedder(settings),
                           worker=Worker(db, settings), events=Feed(db, settings.event_poll_s))

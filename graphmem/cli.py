@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -55,10 +56,11 @@ def _options(version: bool = typer.Option(
     """graphmem: memory for AI agents over Neo4j and GraphQL."""
 
 
-def _local() -> LocalNeo4j:
+def _local(hint: str = "") -> LocalNeo4j:
     settings = get_settings()
     if not settings.uses_local_neo4j:
-        raise GraphmemError("GRAPHMEM_NEO4J_URI is set: graphmem does not manage that server")
+        raise GraphmemError(f"GRAPHMEM_NEO4J_URI is set: graphmem does not manage that server"
+                            f"{hint}")
     return LocalNeo4j.from_settings(settings)
 
 
@@ -315,6 +317,77 @@ def import_file(
 
     ensure_neo4j(settings)
     typer.echo(with_database(work), err=True)
+
+
+_EXTERNAL = ("; back it up with its own neo4j-admin database dump and load (README: "
+             "Backups and restores)")
+
+
+@app.command("backup")
+def backup(
+    path: Path = typer.Argument(..., help="The dump file to write (owner-only, 0600)."),
+    force: bool = typer.Option(False, "--force", help="Replace the file if it exists."),
+) -> None:
+    """Write the whole store (every namespace, key and setting) to one file with Neo4j's own
+    neo4j-admin database dump. The local Neo4j stops for it and starts again; export is for
+    one namespace's memory, this is for the server's."""
+    from graphmem.local_neo4j import dumps
+
+    settings = get_settings()
+    local = _local(_EXTERNAL)
+    if path.exists() and (not force or not path.is_file()):
+        raise GraphmemError(f"{path} exists: --force replaces a file")
+    if not path.parent.is_dir():  # before the server stops for nothing
+        raise typer.BadParameter(f"no folder {path.parent}")
+    began = time.monotonic()
+    with local.stopped() as was_running:
+        dumps.dump(local, settings.neo4j_database, path)
+        dumped = time.monotonic() - began
+    after = "; Neo4j is up again" if was_running else " (Neo4j was not running)"
+    typer.echo(f"backed up {settings.neo4j_database} to {path} "
+               f"({path.stat().st_size / 1e6:.1f} MB) in {time.monotonic() - began:.1f} s: "
+               f"stopped and dumped in {dumped:.1f} s{after}")
+
+
+@app.command("restore")
+def restore(
+    path: Path = typer.Argument(..., help="A dump file made by graphmem backup."),
+    force: bool = typer.Option(False, "--force", help=(
+        "Replace a store that holds memory or keys (they are lost: back it up first).")),
+) -> None:
+    """Replace the whole store with a dump made by `graphmem backup` (neo4j-admin database
+    load). The local Neo4j stops for it and starts again if it was running; migrations apply
+    at the next `graphmem serve`. Stop `graphmem serve` first."""
+    from graphmem.local_neo4j import dumps
+
+    settings = get_settings()
+    local = _local(_EXTERNAL)
+    if not path.is_file():
+        raise typer.BadParameter(f"no file {path}")
+    if not force and _holds_memory(settings, local):
+        raise GraphmemError(f"the store in {local.home} holds memory or keys: --force replaces "
+                            "it with the dump (graphmem backup keeps a copy first)")
+    began = time.monotonic()
+    with local.stopped() as was_running:
+        dumps.load(local, settings.neo4j_database, path)
+        loaded = time.monotonic() - began
+    after = "; Neo4j is up again" if was_running else \
+        "; graphmem serve starts it (and applies the migrations)"
+    typer.echo(f"restored {settings.neo4j_database} from {path} in "
+               f"{time.monotonic() - began:.1f} s: stopped and loaded in {loaded:.1f} s{after}")
+
+
+def _holds_memory(settings: Settings, local: LocalNeo4j) -> bool:
+    """Whether the store has any episode, fact, entity, summary or key (a home never
+    started has no store at all)."""
+    if not (local.home / "data" / "databases" / settings.neo4j_database).is_dir():
+        return False
+    ensure_neo4j(settings)
+
+    async def look(db: Database) -> bool:
+        return bool((await db.read("system/holds_memory"))[0]["holds"])
+
+    return with_database(look)
 
 
 def _read_lines(path: Path) -> Iterator[str]:

@@ -9,7 +9,7 @@ from starlette.responses import FileResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from graphmem.console.assets import STATIC, vendor_file
+from graphmem.console.assets import MISSING_HINT, STATIC, vendor_file
 
 _BASE = ("default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
          "font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -43,8 +43,7 @@ def _own_files() -> set[str]:
 async def _vendor(request: Request) -> Response:
     path = vendor_file(request.path_params["name"])
     if path is None:
-        return PlainTextResponse("not found (run bin/serve or bin/test once: they install the "
-                                 "browser libraries with npm ci)", status_code=404)
+        return PlainTextResponse(f"not found ({MISSING_HINT})", status_code=404)
     return FileResponse(path, headers={**_COMMON, "Cache-Control": "public, max-age=3600"})
 
 

@@ -110,32 +110,61 @@ class LocalNeo4j:
     def start(self, timeout_s: float = 180.0) -> bool:
         """Start the server unless ours is already running. Returns True if it started now."""
         with self._lock():
-            if self._our_pid() is not None:
-                self._wait_ready(timeout_s)
-                return False
-            self._check_ports_free()
-            java = find_java()
-            lib = resolve_jars(self.home)
-            self._write_conf()
-            self._set_initial_password(java, lib)
-            self._launch(java, lib)
-            self._wait_ready(timeout_s)
-            return True
+            return self._start(timeout_s)
 
     def stop(self, timeout_s: float = 60.0) -> bool:
         """SIGTERM our server and wait for it to exit. Returns False if none was running."""
         with self._lock():
-            pid = self._our_pid()
-            if pid is None:
-                return False
-            os.kill(pid, signal.SIGTERM)
-            deadline = time.monotonic() + timeout_s
-            while _alive(pid) and time.monotonic() < deadline:
-                time.sleep(0.2)
-            if _alive(pid):
-                os.kill(pid, signal.SIGKILL)
-            self._pid_file.unlink(missing_ok=True)
-            return True
+            return self._stop(timeout_s)
+
+    @contextlib.contextmanager
+    def stopped(self, timeout_s: float = 180.0) -> Iterator[bool]:
+        """The server stopped while the block runs (neo4j-admin may then read or replace its
+        store), started again afterwards if it was running; other starts and stops wait.
+        Yields whether it was running."""
+        with self._lock():
+            was_running = self._stop(60.0)
+            try:
+                yield was_running
+            finally:
+                if was_running:
+                    self._start(timeout_s)
+
+    def prepare(self) -> tuple[Path, Path]:
+        """The home ready for neo4j-admin (jars, conf, the initial password), as a first start
+        makes it. Returns java and the jar folder."""
+        java = find_java()
+        lib = resolve_jars(self.home)
+        self._write_conf()
+        self._set_initial_password(java, lib)
+        return java, lib
+
+    def admin_env(self) -> dict[str, str]:
+        """The environment neo4j-admin (org.neo4j.cli.AdminTool) reads this home from."""
+        return {**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
+
+    def _start(self, timeout_s: float) -> bool:
+        if self._our_pid() is not None:
+            self._wait_ready(timeout_s)
+            return False
+        self._check_ports_free()
+        java, lib = self.prepare()
+        self._launch(java, lib)
+        self._wait_ready(timeout_s)
+        return True
+
+    def _stop(self, timeout_s: float) -> bool:
+        pid = self._our_pid()
+        if pid is None:
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout_s
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+        self._pid_file.unlink(missing_ok=True)
+        return True
 
     def status(self) -> Status:
         pid = self._our_pid()
@@ -234,17 +263,15 @@ server.directories.import={home / "import"}
         """Before the first start only: Neo4j ignores this once the system database exists."""
         if (self.home / "data" / "databases" / "system").exists():
             return
-        env = {**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
         result = subprocess.run(
             [str(java), "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool",
              "dbms", "set-initial-password", "--", self.password()],  # "--": never an option
-            env=env, capture_output=True, text=True, check=False,
+            env=self.admin_env(), capture_output=True, text=True, check=False,
             umask=0o077,  # it creates data/dbms: owner-only like the rest of the home
         )
         if result.returncode != 0:
-            reason = next((line for line in (result.stdout + result.stderr).splitlines()
-                           if line.strip() and not line.lstrip().startswith("at ")), "unknown")
-            raise LocalNeo4jError(f"could not set the initial Neo4j password: {reason}")
+            raise LocalNeo4jError("could not set the initial Neo4j password: "
+                                  f"{first_reason(result.stdout + result.stderr)}")
 
     def _launch(self, java: Path, lib: Path) -> None:
         pid = spawn_detached(
@@ -329,6 +356,12 @@ def why_it_failed(log: str, most: int = 6) -> str:
     telling = list(dict.fromkeys(line for line in lines if _TELLING.search(line)))
     chosen = telling[:1] + telling[1:][-(most - 1):] if telling else lines[-most:]
     return " | ".join(chosen) or "no log lines"
+
+
+def first_reason(output: str) -> str:
+    """The first line of a failed neo4j-admin's output that is not a stack frame."""
+    return next((line for line in output.splitlines()
+                 if line.strip() and not line.lstrip().startswith("at ")), "unknown")
 
 
 def _tail(path: Path, lines: int) -> str:

@@ -36,6 +36,7 @@ ALLOWED = {  # statement -> why a scan is right there
     "system/migrations_applied": "a handful of Migration nodes",
     "encryption/pending": "key rotation visits every episode on purpose",
     "system/migration_record": "a handful of Migration nodes",
+    "system/holds_memory": "restore's check: is there any node of five labels (LIMIT 1)",
     "system/write_probe": "one WriteProbe node, and only while Neo4j is failing (/readyz)",
 }
 PER_TURN = [
