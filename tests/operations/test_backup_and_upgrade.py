@@ -160,3 +160,20 @@ def test_a_backup_restored_into_a_fresh_home_answers_as_the_store_did(
 
 def _facts(url: str, key: str) -> dict[str, Any]:
     return graphql(url, key, QUESTIONS["history"], ns="now/sam")
+
+
+@pytest.mark.parametrize("command", ["backup", "restore"])
+def test_an_external_neo4j_is_not_ours_to_stop(command: str, tmp_path: Path) -> None:
+    """The commands refuse a server graphmem does not run, before touching anything, and
+    point to what to run there instead."""
+    dump = tmp_path / "store.dump"
+    if command == "restore":
+        dump.write_bytes(b"not read")
+    env = {**os.environ, "GRAPHMEM_NEO4J_URI": "bolt://127.0.0.1:1",
+           "GRAPHMEM_NEO4J_PASSWORD": "unused"}
+    done = subprocess.run([sys.executable, "-m", "graphmem", command, str(dump)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "GRAPHMEM_NEO4J_URI is set: graphmem does not manage that server" in done.stderr
+    assert "neo4j-admin" in done.stderr + done.stdout  # what to run instead
+    assert dump.exists() == (command == "restore") and not list(tmp_path.glob("*.tmp*"))
