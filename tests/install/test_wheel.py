@@ -185,3 +185,20 @@ async def _graphiql(page: Page, url: str, key: str) -> None:
     await field.press("Enter")
     await expect(page.locator(".graphiql-doc-explorer")).to_contain_text("Root Types")
     await expect(page.locator(".graphiql-query-editor")).to_be_visible()
+
+
+@pytest.mark.parametrize(("example", "says"), [
+    ("agent_memory.py", "why does the agent believe: Dana works at Acme Robotics <- Hi! I'm Dana."),
+    ("agent_tools.py", "14 tools for OpenAI: "),
+])
+def test_the_examples_run_from_the_wheels(installed: Installed, served: tuple[str, str],
+                                          tmp_path: Path, example: str, says: str) -> None:
+    """The repository's examples, copied out of the checkout, run by the venv's python."""
+    url, key = served
+    shutil.copy(ROOT / "examples" / example, tmp_path / example)
+    run = subprocess.run([str(installed.venv / "bin" / "python"), example], cwd=tmp_path,
+                         text=True, capture_output=True, timeout=120, check=False,
+                         env={**installed.env, "GRAPHMEM_URL": f"{url}/graphql",
+                              "GRAPHMEM_KEY": key})
+    assert run.returncode == 0, run.stderr
+    assert says in run.stdout, run.stdout
