@@ -327,14 +327,14 @@ async def leave_one_out(db: Database, settings: Settings, conversations: list[Co
     asked = {c.name: [loco.Asked(c.name, q.text, q.evidence, q.category) for q in c.questions]
              for c in conversations}
     every = [a for c in conversations for a in asked[c.name]]
-    defaults = settings.search_weights
+    defaults, start = settings.search_weights, loco.START
     left_out: dict[str, dict[str, float]] = {}
     for c in conversations:
         others = [a for a in every if a.conversation != c.name]
-        weights = await loco.fit(retrievals, others, defaults)
+        weights = await loco.fit(retrievals, others, start)
         scored = await scored_over_graphql(db, settings, weights, c, names[c.name], asked)
-        left_out[f"{c.name} ({loco.changed(weights, defaults)})"] = loco.cells(scored)
-    full = await loco.fit(retrievals, every, defaults)
+        left_out[f"{c.name} ({loco.changed(weights, start)})"] = loco.cells(scored)
+    full = await loco.fit(retrievals, every, start)
     full_fit, default = {}, {}
     for c in conversations:
         full_fit[c.name] = loco.cells(
@@ -343,13 +343,14 @@ async def leave_one_out(db: Database, settings: Settings, conversations: list[Co
                                                            a.evidence, 10))
                                       for a in asked[c.name]])
     loco.print_table("LEAVE-ONE-CONVERSATION-OUT, search(kinds: [EPISODE]) R@10: weights "
-                     "fitted on the other two (what changed from the defaults)",
+                     "fitted on the other two (what the fit changed from loco.START)",
                      {**left_out, **loco.mean_and_worst(left_out)})
-    loco.print_table(f"full fit (fitted on all three: {loco.changed(full, defaults)}), R@10",
+    loco.print_table(f"full fit (fitted on all three: {loco.changed(full, start)}; the defaults "
+                     f"are {'these' if full == defaults else 'NOT these'}), R@10",
                      {**full_fit, **loco.mean_and_worst(full_fit)})
     loco.print_table("the defaults (SearchWeights()), R@10, in-process",
                      {**default, **loco.mean_and_worst(default)})
-    await loco.contributions(retrievals, asked, defaults, loco.ADDED)
+    await loco.contributions(retrievals, asked, start, loco.ADDED)
 
 
 async def scored_over_graphql(db: Database, settings: Settings, weights: SearchWeights,
