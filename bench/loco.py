@@ -173,6 +173,7 @@ async def contributions(retrievals: Retrievals, asked: dict[str, list[Asked]],
         for name, own in asked.items():
             others = [a for n, qs in asked.items() if n != name for a in qs]
             weights = await fit(retrievals, others, held, grid)
+            await retrievals.prepare(own, weights)
             figures.append(sum(recall_at(retrievals.ranked(a, weights), a.evidence, 10)
                                for a in own) / len(own))
             chosen.append(changed(weights, start))

@@ -336,6 +336,7 @@ async def leave_one_out(db: Database, settings: Settings, conversations: list[Co
         left_out[f"{c.name} ({loco.changed(weights, start)})"] = loco.cells(scored)
     full = await loco.fit(retrievals, every, start)
     full_fit, default = {}, {}
+    await retrievals.prepare(every, defaults)
     for c in conversations:
         full_fit[c.name] = loco.cells(
             await scored_over_graphql(db, settings, full, c, names[c.name], asked))
