@@ -26,14 +26,14 @@ class SearchWeights(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     bm25: float = Field(1.0, ge=0, description="The keyword list (Lucene BM25).")
-    vector: float = Field(0.2, ge=0, description=(
+    vector: float = Field(0.3, ge=0, description=(
         "The embedding list (fitted with the local sentence transformer; WordLlama, a static "
         "model, is worth about 0.1)."))
     own_words: float = Field(0.5, ge=0, description=(
         "Lucene boost of a turn's own words beside its window (previous, own, next turn)."))
     speaker: float = Field(4.0, ge=0, description=(
         "Lucene boost of turns spoken by an actor the query names."))
-    session: float = Field(0.2, ge=0, description=(
+    session: float = Field(0.4, ge=0, description=(
         "A session's score (its best three candidate turns), added to each of its turns."))
     time: float = Field(0.5, ge=0, description=(
         "The soft prior of a time read from the query on when a turn was said: full inside "
