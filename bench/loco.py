@@ -39,9 +39,10 @@ ROUNDS = 2
 # that followed the defaults would change the procedure the left-out figure measures each
 # time the defaults took what it chose (from vector 0.2, session 0.2, the fit on two
 # conversations wandered on to weights that scored 0.805 on the left-out ones, against 0.825
-# from here). Two runs from here, each on a fresh ingest of the same turns, fitted different
-# weights and gave left-out R@10 0.825/0.805 and 0.820/0.793 (mean/worst): a change of less
-# than about 0.01 is noise.
+# from here). The same turns embedded two ways (partly by the service's background worker, or
+# all by the bench) fitted different weights and gave left-out R@10 0.825/0.805 and
+# 0.820/0.793 (mean/worst; two fresh runs of the second kind agreed to the digit): a change
+# of less than about 0.01 is noise.
 START = SearchWeights(vector=0.3, session=0.4)
 ADDED = ("event", "earliest", "per_session")  # issue 38's parts, each weighed by the fit
 LUCENE = ("own_words", "speaker")  # the weights a retrieval depends on; the rest re-rank
