@@ -1,20 +1,27 @@
 """Retrieval on real conversations: the LoCoMo dev split, through the GraphQL API.
 
-    bin/bench retrieval --locomo ../shared/data/locomo-dev [--summaries] [--ablate] [--fit]
-                                                           [--keep-store]
+    bin/bench retrieval --locomo ../shared/data/locomo-dev [--summaries] [--ablate]
+                                                           [--keep-store] [--run ID --keep]
 
 Each conversation goes into its own namespace, each turn one episode (externalId = dia_id,
 actor = speaker, content = text plus its photo caption, occurredAt = session start + 30 s a
 turn); every question of categories 1-4 is asked with referenceTime = the last session's
-time. Printed per category: turn-level evidence recall@5 and @10 of `search` (episodes only,
+time.
+
+The headline is leave-one-conversation-out (``loco.py``): for each conversation, the search
+weights fitted on the other two, scored on it through the GraphQL API; the mean and the worst
+of the three, per category and by one or several evidence turns, beside the full fit (fitted
+on all three) and the defaults. Only the left-out figure says what a new conversation gets.
+
+Also printed per category: turn-level evidence recall@5 and @10 of `search` (episodes only,
 and all kinds, where a fact hit counts the turns that evidence it), the evidence `recall`
 delivers within 1,000 tokens, and a plain BM25 over turns computed in the same run (the
 baseline: lower-case alphanumeric tokens, a small stop list, k1 1.2, b 0.75; also with each
 turn indexed with the previous one). `--summaries` also writes LoCoMo's own session
 summaries as summaries (the fair run ingests turns only; this one says so). `--ablate`
-reruns search in-process with one part of the pipeline switched off at a time. `--fit` is
-how the default ``SearchWeights`` were chosen: a coarse grid, in-process, scored by the mean
-of R@5 and R@10 over the dev split (coarse on purpose: a held-out set measures us).
+reruns search in-process with one part of the pipeline switched off at a time. `--run ID`
+names the namespaces; with `--keep` and `--keep-store` a later run with the same ID reuses
+the ingested turns (for trying changes to search without ingesting again).
 """
 
 from __future__ import annotations
@@ -39,9 +46,10 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
+import loco  # noqa: E402
 from common import GraphQL, delete_namespaces, fresh_local_neo4j, serving  # noqa: E402
 
-from graphmem.core.config import get_settings  # noqa: E402
+from graphmem.core.config import SearchWeights, Settings, get_settings  # noqa: E402
 from graphmem.core.namespaces import Namespace  # noqa: E402
 from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
@@ -192,7 +200,7 @@ async def ingest(gql: GraphQL, ns: str, conversation: Conversation, summaries: b
     episodes = [{"externalId": t.id, "sessionId": f"session_{t.session}",
                  "kind": "USER_MESSAGE", "actor": t.speaker, "content": t.content,
                  "occurredAt": t.at.isoformat()} for t in conversation.turns]
-    ids = {}
+    ids: dict[str, str] = {}
     for i in range(0, len(episodes), BATCH):
         body = await gql(RECORD, ns=ns, episodes=episodes[i:i + BATCH])
         ids.update((e["externalId"], e["id"]) for e in body["data"]["recordEpisodes"]["episodes"])
@@ -204,7 +212,21 @@ async def ingest(gql: GraphQL, ns: str, conversation: Conversation, summaries: b
                                                    "sessionId": f"session_{session}"})
 
 
-async def embedded(db: Database) -> None:
+async def ingested(db: Database, ns: str, conversation: Conversation) -> bool:
+    """Whether a kept run already holds every turn of ``conversation`` (see ``--run``)."""
+    async with db.driver.session() as session:
+        result = await session.run("MATCH (e:Episode {ns: $ns}) RETURN count(e) AS n", {"ns": ns})
+        return (await result.single() or {"n": 0})["n"] == len(conversation.turns)
+
+
+async def embedded(db: Database, settings: Settings) -> None:
+    """Embed what waits, here and now. The service's worker embeds at the lowest priority,
+    which on a busy machine is close to never; the bench waits for it anyway."""
+    embedder = embeddings.make_embedder(settings)
+    if embedder is not None:
+        embedder.embed_backlog = embedder.embed  # type: ignore[method-assign]
+        while await embeddings.embed_pending(db, embedder, 64):
+            pass
     while (await db.read("embeddings/pending_count"))[0]["pending"]:
         await asyncio.sleep(0.5)
 
@@ -216,8 +238,7 @@ async def main() -> None:
                         help="also write LoCoMo's session summaries as summaries")
     parser.add_argument("--ablate", action="store_true",
                         help="search in-process with one part of the pipeline off at a time")
-    parser.add_argument("--fit", action="store_true",
-                        help="grid-search the search weights in-process and print the best")
+    parser.add_argument("--run", help="the run's name in its namespaces (default: random)")
     parser.add_argument("--keep", action="store_true", help="keep the namespaces afterwards")
     parser.add_argument("--keep-store", action="store_true",
                         help="reuse the bench Neo4j's store instead of starting empty")
@@ -231,7 +252,7 @@ async def main() -> None:
     # whole index, so other namespaces' data moves these figures by a few points.
     server.start() if args.keep_store else fresh_local_neo4j(server)
     db = await connect(settings)
-    run = uuid.uuid4().hex[:6]
+    run = args.run or uuid.uuid4().hex[:6]
     names = {c.name: f"bench/locomo-{run}/{c.name}" for c in conversations}
     search_table, recall_table = Table(), Table()
     latencies: list[float] = []
@@ -239,17 +260,21 @@ async def main() -> None:
         async with serving(settings, db, "bench-locomo") as gql:
             started = time.perf_counter()
             for c in conversations:
-                await ingest(gql, names[c.name], c, args.summaries)
-            await embedded(db)
+                if not await ingested(db, names[c.name], c):
+                    await ingest(gql, names[c.name], c, args.summaries)
+            await embedded(db, settings)
             print(f"ingested {sum(len(c.turns) for c in conversations)} turns of "
                   f"{len(conversations)} conversations in {time.perf_counter() - started:.1f} s "
                   f"(embedded){' with LoCoMo session summaries' if args.summaries else ''}")
+            started = time.perf_counter()
             for c in conversations:
                 await ask(gql, names[c.name], c, search_table, recall_table, latencies)
+            print(f"asked every question in {time.perf_counter() - started:.1f} s")
+        started = time.perf_counter()
+        await leave_one_out(db, settings, conversations, names)
+        print(f"\nleave-one-out and full fit in {time.perf_counter() - started:.1f} s")
         if args.ablate:
             await ablate(db, settings, conversations, names)
-        if args.fit:
-            await fit(db, settings, conversations, names)
     finally:
         if not args.keep:
             await delete_namespaces(db, list(names.values()), key_name="bench-locomo")
@@ -292,6 +317,58 @@ async def ask(gql: GraphQL, ns: str, c: Conversation, search_table: Table,
         recall_table.add("questions with all evidence delivered", q.category, float(share == 1))
 
 
+async def leave_one_out(db: Database, settings: Settings, conversations: list[Conversation],
+                        names: dict[str, str]) -> None:
+    """The headline: per conversation, weights fitted on the others and scored on it through
+    GraphQL; beside it the full fit (fitted on all, scored on all) and the defaults."""
+    retrievals = loco.Retrievals(db, settings, embeddings.make_embedder(settings), names,
+                                 {c.name: c.reference for c in conversations})
+    await retrievals.load_ids()
+    asked = {c.name: [loco.Asked(c.name, q.text, q.evidence, q.category) for q in c.questions]
+             for c in conversations}
+    every = [a for c in conversations for a in asked[c.name]]
+    defaults, start = settings.search_weights, loco.START
+    left_out: dict[str, dict[str, float]] = {}
+    for c in conversations:
+        others = [a for a in every if a.conversation != c.name]
+        weights = await loco.fit(retrievals, others, start)
+        scored = await scored_over_graphql(db, settings, weights, c, names[c.name], asked)
+        left_out[f"{c.name} ({loco.changed(weights, start)})"] = loco.cells(scored)
+    full = await loco.fit(retrievals, every, start)
+    full_fit, default = {}, {}
+    await retrievals.prepare(every, defaults)
+    for c in conversations:
+        full_fit[c.name] = loco.cells(
+            await scored_over_graphql(db, settings, full, c, names[c.name], asked))
+        default[c.name] = loco.cells([(a, loco.recall_at(retrievals.ranked(a, defaults),
+                                                           a.evidence, 10))
+                                      for a in asked[c.name]])
+    loco.print_table("LEAVE-ONE-CONVERSATION-OUT, search(kinds: [EPISODE]) R@10: weights "
+                     "fitted on the other two (what the fit changed from loco.START)",
+                     {**left_out, **loco.mean_and_worst(left_out)})
+    loco.print_table(f"full fit (fitted on all three: {loco.changed(full, start)}; the defaults "
+                     f"are {'these' if full == defaults else 'NOT these'}), R@10",
+                     {**full_fit, **loco.mean_and_worst(full_fit)})
+    loco.print_table("the defaults (SearchWeights()), R@10, in-process",
+                     {**default, **loco.mean_and_worst(default)})
+    await loco.contributions(retrievals, asked, start, loco.ADDED)
+
+
+async def scored_over_graphql(db: Database, settings: Settings, weights: SearchWeights,
+                              c: Conversation, ns: str, asked: dict[str, list[loco.Asked]]
+                              ) -> list[tuple[loco.Asked, float]]:
+    """R@10 of each of ``c``'s questions asked of a service whose settings carry ``weights``."""
+    scored = []
+    with_weights = settings.model_copy(update={"search_weights": weights})
+    async with serving(with_weights, db, "bench-locomo") as gql:
+        for a in asked[c.name]:
+            body = await gql(SEARCH, ns=ns, q=a.text, kinds=["EPISODE"],
+                             ref=c.reference.isoformat())
+            per_hit = turns_of(body["data"]["search"]["hits"])
+            scored.append((a, at_k(per_hit, a.evidence, 10)))
+    return scored
+
+
 ABLATIONS: dict[str, dict[str, Any]] = {
     "full pipeline": {},
     "no speaker boost": {"weights": {"speaker": 0.0}},
@@ -323,31 +400,6 @@ async def episode_recall(db: Database, settings: Any, conversations: list[Conver
                 table.add(f"{label} R@5", q.category, at5[-1])
                 table.add(f"{label} R@10", q.category, at10[-1])
     return _mean(at5), _mean(at10)
-
-
-GRID: dict[str, tuple[float, ...]] = {
-    "vector": (0.0, 0.1, 0.2, 0.3, 0.4), "session": (0.0, 0.1, 0.2, 0.4),
-    "time": (0.0, 0.25, 0.5, 1.0), "speaker": (1.0, 2.0, 4.0), "own_words": (0.25, 0.5, 1.0),
-}
-
-
-async def fit(db: Database, settings: Any, conversations: list[Conversation],
-              names: dict[str, str]) -> None:
-    """Coordinate search over ``GRID`` from the current weights, two rounds."""
-    best = settings.search_weights
-    best_score = sum(await episode_recall(db, settings, conversations, names, best)) / 2
-    print(f"\nfit: start {best.model_dump()} -> {best_score:.4f}")
-    for _ in range(2):
-        for name, values in GRID.items():
-            for value in values:
-                trial = best.model_copy(update={name: value})
-                if trial == best:
-                    continue
-                r5, r10 = await episode_recall(db, settings, conversations, names, trial)
-                print(f"  {name}={value}: R@5 {r5:.3f} R@10 {r10:.3f}", flush=True)
-                if (r5 + r10) / 2 > best_score + 1e-9:
-                    best, best_score = trial, (r5 + r10) / 2
-    print(f"fit: best {best.model_dump_json()} -> {best_score:.4f}")
 
 
 async def ablate(db: Database, settings: Any, conversations: list[Conversation],

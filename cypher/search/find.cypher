@@ -5,7 +5,8 @@
 // Retrievers: per kind its BM25 list (the Lucene query $lucene[kind]; absent: skipped)
 // and its nearest neighbours by embedding ($vector; null, or the kind not in $kinds:
 // skipped), rows {id, score} best first. Episodes come as a wider pool ($pool) with their
-// session and time, for the conversation priors; other kinds at most $limit.
+// session, the time they were said and the time they tell of (`told`: [start, end], nulls
+// when their words name none), for the conversation priors; other kinds at most $limit.
 // Filters: episodes by session and time range; facts believed now and valid at $valid_at
 // unless $history; summaries by session (stale ones rank, and say so); an entity alias hit
 // counts for the entity it names, and an entity is found while memory believes a fact about
@@ -30,7 +31,8 @@ CALL () {
     AND ($end IS NULL OR node.occurred_at < $end)
   WITH node, score ORDER BY score DESC, node.id LIMIT $pool
   RETURN collect({id: node.id, score: score, session_id: node.session_id,
-                  at: node.occurred_at}) AS episode_bm25
+                  at: node.occurred_at,
+                  told: [node.event_start, node.event_end]}) AS episode_bm25
 }
 CALL () {
   WITH $lucene.fact AS lucene WHERE lucene IS NOT NULL
@@ -73,7 +75,8 @@ CALL () {
     AND ($end IS NULL OR node.occurred_at < $end), false) AS kept
   ORDER BY score DESC, node.id
   RETURN {hits: collect(CASE WHEN kept THEN {id: node.id, score: score,
-                        session_id: node.session_id, at: node.occurred_at} END)[..$limit],
+                        session_id: node.session_id, at: node.occurred_at,
+                        told: [node.event_start, node.event_end]} END)[..$limit],
           filtered: count(CASE WHEN NOT kept THEN 1 END)} AS episode_vector
 }
 CALL () {
@@ -119,7 +122,8 @@ CALL (fact_bm25, fact_vector) {
   WITH DISTINCT fact_id ORDER BY fact_id
   MATCH (f:Fact {ns: $ns, id: fact_id})-[:EVIDENCED_BY]->(e) USING INDEX SEEK f:Fact(id)
   WHERE e.ns = $ns AND ($history OR e.note IS NULL)  // e: an Episode, by type
-  RETURN collect({via: fact_id, id: e.id, session_id: e.session_id, at: e.occurred_at})
+  RETURN collect({via: fact_id, id: e.id, session_id: e.session_id, at: e.occurred_at,
+                  told: [e.event_start, e.event_end]})
          AS from_facts
 }
 // The candidate turns that summary hits cover: a summary raises what it points into instead
@@ -167,7 +171,8 @@ CALL (episode_bm25, episode_vector) {
   OPTIONAL MATCH (e)-[:NEXT]->(after)
   UNWIND [x IN [before, after] WHERE x IS NOT NULL] AS neighbour
   RETURN collect({via: episode_id, id: neighbour.id, session_id: neighbour.session_id,
-                  at: neighbour.occurred_at}) AS from_episodes
+                  at: neighbour.occurred_at,
+                  told: [neighbour.event_start, neighbour.event_end]}) AS from_episodes
 }
 RETURN episode_bm25, fact_bm25, summary_bm25, entity_bm25,
        episode_vector, fact_vector, summary_vector, entity_vector,

@@ -16,8 +16,9 @@ from graphmem.core.errors import ConfigError
 
 class SearchWeights(BaseModel):
     """How search weighs its evidence (``GRAPHMEM_SEARCH_WEIGHTS`` as JSON, e.g.
-    ``{"vector": 0.3}``; keys left out keep these defaults). Fitted on real conversations:
-    ``bin/bench retrieval --locomo ../shared/data/locomo-dev --fit`` prints the grid it ran.
+    ``{"vector": 0.3}``; keys left out keep these defaults). Chosen on real conversations by
+    leave-one-conversation-out: ``bin/bench retrieval --locomo ../shared/data/locomo-dev``
+    prints, per left-out conversation, the weights fitted on the others and their figures.
 
     Each retriever's list is normalised to 0..1 (BM25 by its best score; vectors between the
     list's farthest and nearest) before weighing, so no list wins by its scale alone."""
@@ -35,7 +36,16 @@ class SearchWeights(BaseModel):
     session: float = Field(0.4, ge=0, description=(
         "A session's score (its best three candidate turns), added to each of its turns."))
     time: float = Field(0.5, ge=0, description=(
-        "The soft prior of a time read from the query: full inside it, decaying outside."))
+        "The soft prior of a time read from the query on when a turn was said: full inside "
+        "it, decaying outside."))
+    event: float = Field(0.0, ge=0, description=(
+        "The same prior on the time a turn's words tell of (\"last week\" said on 8 May)."))
+    earliest: float = Field(0.0, ge=0, description=(
+        "For a query asking for a first mention (\"when did she first …\"): of the best ten "
+        "turns, the one said first gains this much, the last said nothing."))
+    per_session: int = Field(0, ge=0, description=(
+        "At most this many turns of one session rank before every other session's turns "
+        "(0: no cap): evidence spread over sessions is not crowded out."))
     graph: float = Field(0.5, ge=0, description=(
         "What a fact, summary or entity hit passes on to the episodes or facts it brings."))
     fact: float = Field(0.9, ge=0, description="Fact hits against episode hits.")

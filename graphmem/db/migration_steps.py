@@ -11,13 +11,17 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
 
+from graphmem.core.errors import GraphmemError
 from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace
-from graphmem.core.timeutil import to_native
+from graphmem.core.timeutil import parse_stored_datetime, to_native
 from graphmem.db.database import Database, Row, Tx
+from graphmem.retrieval.time_expressions import event_time
+from graphmem.security import encryption, namespace_keys
 
 log = logging.getLogger(__name__)
 _BEGINNING = datetime(1, 1, 2, tzinfo=UTC)  # before any episode: relink whole sessions
+TURNS_PAGE = 2_000  # turns read (and their event times written) at a time
 
 
 async def conversation_search(db: Database) -> None:
@@ -60,10 +64,41 @@ async def mark_change_notes(db: Database) -> None:
     await db.run_auto("migration_steps/mark_change_notes")
 
 
+async def event_times(db: Database) -> None:
+    """0023: each turn written before gets the event time its words tell of, if any."""
+    for row in await db.read("migration_steps/namespaces"):
+        await event_times_in(db, Namespace(row["ns"]))
+
+
+async def event_times_in(db: Database, ns: Namespace) -> None:
+    await namespace_keys.prepare(db, ns)
+    after = ""
+    while page := await db.read("migration_steps/turns_page", ns=ns, after=after,
+                                limit=TURNS_PAGE):
+        told = [t for turn in page if (t := _told(turn, ns)) is not None]
+        if told:
+            await db.write("migration_steps/event_times", ns=ns, told=told)
+        after = page[-1]["id"]
+
+
+def _told(turn: Row, ns: Namespace) -> Row | None:
+    """A turn's event time as the step stores it; None when its words name no time, or
+    cannot be read here (sealed under a key this process lacks: it keeps none)."""
+    try:
+        content = encryption.reveal(turn["content"], ns) or ""
+    except GraphmemError:
+        return None
+    found = event_time(content, parse_stored_datetime(turn["occurred_at"]))
+    if found is None:
+        return None
+    return {"id": turn["id"], "start": to_native(found.start), "end": to_native(found.end)}
+
+
 STEPS: dict[str, Callable[[Database], Awaitable[None]]] = {
     "0012_conversation_search": conversation_search,
     "0014_speaker_in_embeddings": requeue_spoken,
     "0019_events_per_transaction": event_subjects,
     "0020_unforgeable_seals": escape_plain_enc,
     "0022_change_notes": mark_change_notes,
+    "0023_event_times": event_times,
 }

@@ -24,6 +24,7 @@ from graphmem.core.pagination import Page, decode_cursor, encode_cursor, instant
 from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
 from graphmem.db.database import Database, Row, Tx
 from graphmem.jobs.queue import Triggers, enqueue_after_record
+from graphmem.retrieval.time_expressions import event_time
 from graphmem.security import encryption, namespace_keys
 
 MAX_CONTENT_CHARS = 200_000  # the default of GRAPHMEM_MAX_EPISODE_CHARS
@@ -316,7 +317,16 @@ def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
         "sensitivity": episode.sensitivity.value,
         "metadata": sealed(json.dumps(episode.metadata, sort_keys=True, ensure_ascii=False), ns),
         "content_hash": digest,
-    } | ({"note": True} if episode.is_change_note else {})
+    } | ({"note": True} if episode.is_change_note else {}) | event_fields(episode)
+
+
+def event_fields(episode: NewEpisode) -> Row:
+    """When what the turn tells of happened, if its words say ("last week" said on 8 May):
+    search's time prior matches a query's time against this as well as the time it was said."""
+    told = event_time(episode.content, episode.occurred_at)
+    if told is None:
+        return {}
+    return {"event_start": to_native(told.start), "event_end": to_native(told.end)}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dateutil.relativedelta import MO, relativedelta
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from graphmem.retrieval.time_expressions import find_time_range
+from graphmem.retrieval.time_expressions import asks_first, event_time, find_time_range
 
 REF = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -125,3 +125,59 @@ def test_absolute_calendar_edges(query: str, start: str, end: str) -> None:
     found = find_time_range(query, REF)
     assert found is not None
     assert (found.start.date().isoformat(), found.end.date().isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("what happened between August 11 and August 15", "2026-08-11", "2026-08-16"),
+    ("between 3 March and 9 March, 2025?", "2025-03-03", "2025-03-10"),
+    ("anything between August 11 and 15", "2026-08-11", "2026-08-16"),
+    ("the second week of November", "2026-11-08", "2026-11-15"),
+    ("the first week of December", "2025-12-01", "2025-12-08"),  # December 2026 is ahead
+    ("the last week of February 2024", "2024-02-23", "2024-03-01"),
+    ("what did we do in 2022", "2022-01-01", "2023-01-01"),
+    ("what did she say on August 11", "2026-08-11", "2026-08-12"),
+    # Told from another date: from the event to the anchor, when it was likely told.
+    ("what did he do the week before August 3, 2023", "2023-07-20", "2023-08-04"),
+    ("the puppy she got two weeks before August 11, 2023", "2023-07-21", "2023-08-12"),
+    ("what did she join last weekend before April 10, 2023", "2023-03-27", "2023-04-11"),
+])
+def test_calendar_spans(query: str, start: str, end: str) -> None:
+    found = find_time_range(query, REF)
+    assert found is not None
+    assert (found.start.date().isoformat(), found.end.date().isoformat()) == (start, end)
+    assert found.expression in query
+
+
+@pytest.mark.parametrize("query", ["between you and me", "the first week was hard",
+                                   "two weeks before the race", "in 12 hours"])
+def test_spans_need_dates(query: str) -> None:
+    assert find_time_range(query, REF) is None
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("When did Jon first go to the gym?", True), ("When did she start painting?", True),
+    ("How long has he had the dog?", True), ("What was the earliest trip?", True),
+    ("When did Jon go to the gym?", False), ("What did she restart?", False),
+])
+def test_questions_asking_for_a_first_mention(query: str, first: bool) -> None:
+    assert asks_first(query) is first
+
+
+@pytest.mark.parametrize(("said", "start", "end"), [
+    ("Last week I ran my first half marathon", "2023-05-01", "2023-05-08"),
+    ("we went camping yesterday", "2023-05-07", "2023-05-08"),
+    ("Last month I moved to Leeds", "2023-04-01", "2023-05-01"),
+    ("I adopted her two weeks ago", "2023-04-21", "2023-04-28"),
+])
+def test_a_turn_tells_of_a_time_read_against_when_it_was_said(said: str, start: str,
+                                                              end: str) -> None:
+    monday = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    found = event_time(said, monday)
+    assert found is not None
+    assert (found.start.date().isoformat(), found.end.date().isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize("said", ["I feel great today", "what a lovely morning",
+                                  "tonight we eat out", "I may go"])
+def test_a_turn_about_its_own_day_or_no_time_tells_of_none(said: str) -> None:
+    assert event_time(said, datetime(2023, 5, 8, 13, 56, tzinfo=UTC)) is None

@@ -1,14 +1,16 @@
 """The search pipeline: read the query; retrieve every kind and expand through the graph in
-one statement; fuse; load the ranked hits in a second. Plus a read of the namespace's
-speakers (remembered for a few seconds), which runs while the query is embedded.
+one statement; fuse; load the ranked hits in a second. Plus a lookup of the speakers the
+query may name, which runs while the query is embedded.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.core.config import SearchWeights
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import require_aware, to_native
@@ -21,7 +23,7 @@ from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.search import query as analysis
 from graphmem.retrieval.search.fusion import Candidate, by_best, by_range, fuse
 from graphmem.retrieval.search.model import Hit, Kind, Match, SearchQuery, SearchResult
-from graphmem.retrieval.time_expressions import TimeRange, find_time_range
+from graphmem.retrieval.time_expressions import TimeRange, asks_first, find_time_range
 from graphmem.summaries.store import Summary
 
 MAX_LIMIT = 100
@@ -40,30 +42,58 @@ _FIELDS = {Kind.FACT: "text", Kind.SUMMARY: "text", Kind.ENTITY: "name"}
 Key = tuple[Kind, str]
 
 
+@dataclass
+class Retrieved:
+    """What the statements found for a query, before fusion: the candidates each retriever
+    voted for, the graph's links between them, and what the query was read as. ``rank``
+    fuses it under any weights (the benchmark fits weights on one retrieval)."""
+
+    candidates: dict[Key, Candidate] = field(default_factory=dict)
+    links: list[tuple[Key, Key]] = field(default_factory=list)
+    time_range: TimeRange | None = None
+    terms: analysis.Terms = field(default_factory=lambda: analysis.Terms((), (), ()))
+    ran: bool = False  # False: nothing to look for (no words, no retriever)
+    earliest: bool = False  # the query asks for a first mention
+
+
 async def search(db: Database, ns: Namespace, query: SearchQuery,
                  embedder: Embedder | None = None) -> SearchResult:
-    _check(query)
-    text, time_range = _time(query)
-    if not analysis.words(text):
-        return SearchResult([], time_range)
-    speakers, vector = await asyncio.gather(
-        _speakers(db, ns, text, query), _embed(text, query, embedder))
-    found = analysis.terms(text, speakers)
-    if "bm25" not in query.retrievers and vector is None:
-        return SearchResult([], time_range)
-    row = await _find(db, ns, query, found, vector, _filters(query, datetime.now(UTC)))
-    candidates: dict[Key, Candidate] = {}
-    for retriever, kind, rows in _votes(row, query):
-        _vote(candidates, retriever, kind, rows)
-    links = _links(row, candidates)
-    ranked = fuse(candidates, links, query.weights, time_range)[:query.limit]
+    found = await retrieve(db, ns, query, embedder)
+    ranked = rank(found, query.weights)[:query.limit]
     hits = [Hit(c.kind, c.id, c.score, c.matches) for c in ranked]
     for hit in hits:
         for match in hit.matches:
             metrics.RETRIEVAL_HITS.labels(f"search:{match.retriever}").inc()
     await _load(db, ns, hits)
-    return SearchResult([h for h in hits if _loaded(h)], time_range, found.actors,
-                        _priors(query, found, time_range))
+    return SearchResult([h for h in hits if _loaded(h)], found.time_range, found.terms.actors,
+                        _priors(query, found.terms, found.time_range) if found.ran else ())
+
+
+async def retrieve(db: Database, ns: Namespace, query: SearchQuery,
+                   embedder: Embedder | None = None) -> Retrieved:
+    """Every retriever's candidates and the graph's links (the weights matter here only as
+    Lucene boosts: ``own_words``, ``speaker``)."""
+    _check(query)
+    text, time_range = _time(query)
+    if not analysis.words(text):
+        return Retrieved(time_range=time_range)
+    speakers, vector = await asyncio.gather(
+        _speakers(db, ns, text, query), _embed(text, query, embedder))
+    found = analysis.terms(text, speakers)
+    if "bm25" not in query.retrievers and vector is None:
+        return Retrieved(time_range=time_range)
+    row = await _find(db, ns, query, found, vector, _filters(query, datetime.now(UTC)))
+    candidates: dict[Key, Candidate] = {}
+    for retriever, kind, rows in _votes(row, query):
+        _vote(candidates, retriever, kind, rows)
+    links = _links(row, candidates)
+    return Retrieved(candidates, links, time_range, found, ran=True,
+                     earliest=asks_first(query.text))
+
+
+def rank(found: Retrieved, weights: SearchWeights) -> list[Candidate]:
+    """The candidates best first under ``weights`` (pure; may be called again)."""
+    return fuse(found.candidates, found.links, weights, found.time_range, found.earliest)
 
 
 def _check(query: SearchQuery) -> None:
@@ -129,6 +159,9 @@ def _candidate(candidates: dict[Key, Candidate], kind: Kind, row: Row) -> Candid
         candidate = candidates[(kind, row["id"])] = Candidate(kind, row["id"])
     candidate.session_id = candidate.session_id or row.get("session_id")
     candidate.at = candidate.at or row.get("at")
+    told = row.get("told")
+    if candidate.told is None and told and told[0] is not None and told[1] is not None:
+        candidate.told = (told[0], told[1])
     return candidate
 
 

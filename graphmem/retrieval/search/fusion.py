@@ -20,6 +20,7 @@ from graphmem.retrieval.search.model import Kind, Match
 from graphmem.retrieval.time_expressions import TimeRange
 
 SESSION_TOP = 3  # a session scores by its best few turns: one lucky word is not a topic
+EARLIEST_AMONG = 10  # "first": the earliest said of this many best turns gains
 SUMMARY_BELOW = 0.999  # a summary's score, at most, against the best turn it covers
 
 
@@ -32,7 +33,8 @@ class Candidate:
     vector: float = 0.0  # 0..1, between the list's farthest and nearest neighbour
     graph: float = 0.0  # the best score a hit that brought it had
     session_id: str | None = None  # episodes: for the session prior
-    at: datetime | None = None  # episodes: for the time prior
+    at: datetime | None = None  # episodes: for the time prior (when it was said)
+    told: tuple[datetime, datetime] | None = None  # episodes: the time its words tell of
     score: float = 0.0
 
 
@@ -66,10 +68,14 @@ def own_score(candidate: Candidate, weights: SearchWeights, of_kind: float) -> f
 
 def fuse(candidates: dict[tuple[Kind, str], Candidate],
          links: Iterable[tuple[tuple[Kind, str], tuple[Kind, str]]],
-         weights: SearchWeights, time_range: TimeRange | None) -> list[Candidate]:
+         weights: SearchWeights, time_range: TimeRange | None,
+         earliest: bool = False) -> list[Candidate]:
     """Score every candidate and return them best first. ``links``: (hit, what it brought),
-    for facts to their evidence, entities to their facts, summaries to the turns they cover."""
+    for facts to their evidence, entities to their facts, summaries to the turns they cover.
+    ``earliest``: the query asks for a first mention."""
     of_kind = kind_weights(weights)
+    for c in candidates.values():  # fused again under other weights: start from nothing
+        c.graph = 0.0
     own = {key: own_score(c, weights, of_kind[c.kind]) for key, c in candidates.items()}
     links = list(links)
     for source, target in links:
@@ -82,11 +88,42 @@ def fuse(candidates: dict[tuple[Kind, str], Candidate],
         sessions = session_scores(episodes)
         for c in episodes:
             c.score += weights.session * sessions.get(c.session_id or "", 0.0)
-    if weights.time and time_range is not None:
+    if time_range is not None:
         for c in episodes:
             c.score += weights.time * closeness(c.at, time_range)
+            if c.told is not None:
+                c.score += weights.event * overlap(c.told, time_range)
+    if weights.earliest and earliest:
+        _earliest_first(episodes, weights.earliest)
     _below_what_they_cover(candidates, links)
-    return sorted(candidates.values(), key=lambda c: (-c.score, c.kind.value, c.id))
+    ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.kind.value, c.id))
+    return per_session(ranked, weights.per_session) if weights.per_session else ranked
+
+
+def _earliest_first(episodes: list[Candidate], weight: float) -> None:
+    """"When did she first …", "since when": of the best ``EARLIEST_AMONG`` turns, the one
+    said first gains ``weight``, the last said nothing (the first mention, not the latest)."""
+    best = sorted((c for c in episodes if c.at is not None),
+                  key=lambda c: (-c.score, c.id))[:EARLIEST_AMONG]
+    in_time = sorted(best, key=lambda c: (c.at, c.id))
+    for i, c in enumerate(in_time):
+        c.score += weight * (1 - i / max(len(in_time) - 1, 1))
+
+
+def per_session(ranked: list[Candidate], cap: int) -> list[Candidate]:
+    """At most ``cap`` turns of one session before every other session's turns have had
+    their place: evidence that spans sessions is not crowded out by one session's
+    neighbours (the rest follow, in order)."""
+    seen: dict[str, int] = defaultdict(int)
+    first, rest = [], []
+    for c in ranked:
+        if c.kind is Kind.EPISODE and c.session_id is not None:
+            seen[c.session_id] += 1
+            if seen[c.session_id] > cap:
+                rest.append(c)
+                continue
+        first.append(c)
+    return first + rest
 
 
 def _below_what_they_cover(candidates: dict[tuple[Kind, str], Candidate],
@@ -111,6 +148,15 @@ def session_scores(episodes: list[Candidate]) -> dict[str, float]:
             per[c.session_id].append(c.score)
     summed = {s: sum(sorted(v, reverse=True)[:SESSION_TOP]) for s, v in per.items()}
     return by_best(summed.items())
+
+
+def overlap(told: tuple[datetime, datetime], time_range: TimeRange) -> float:
+    """``closeness`` for a span: 1 when it meets the range, decaying with the gap."""
+    start, end = told
+    if start < time_range.end and time_range.start < end:
+        return 1.0
+    return max(closeness(start, time_range), closeness(end - timedelta(microseconds=1),
+                                                        time_range))
 
 
 def closeness(at: datetime | None, time_range: TimeRange) -> float:

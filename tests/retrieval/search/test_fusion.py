@@ -77,3 +77,40 @@ def test_a_summary_ranks_below_the_turns_it_covers() -> None:
                   SearchWeights(summary=1.0, session=0.0, time=0.0), None)
     order = [c.id for c in ranked]
     assert order.index("e") < order.index("s")  # raised by it, then the summary for context
+
+
+def test_a_turn_matches_a_time_by_what_it_tells_of() -> None:
+    # Said in September, telling of April: "in April" finds it by its event time.
+    april = TimeRange(datetime(2023, 4, 1, tzinfo=UTC), datetime(2023, 5, 1, tzinfo=UTC),
+                      "in April")
+    told = Candidate(Kind.EPISODE, "told", bm25=0.5, session_id="s2",
+                     at=datetime(2023, 9, 10, tzinfo=UTC),
+                     told=(datetime(2023, 4, 1, tzinfo=UTC), datetime(2023, 5, 1, tzinfo=UTC)))
+    wordy = Candidate(Kind.EPISODE, "wordy", bm25=1.0, session_id="s1",
+                      at=datetime(2023, 9, 1, tzinfo=UTC))
+    pair = {(Kind.EPISODE, "told"): told, (Kind.EPISODE, "wordy"): wordy}
+    weights = SearchWeights(session=0.0, time=0.5, event=1.0)
+    assert [c.id for c in fuse(pair, [], weights, april)] == ["told", "wordy"]
+    # Without the event prior, the words win: the two were said equally far from April.
+    unweighted = weights.model_copy(update={"event": 0.0})
+    assert [c.id for c in fuse(pair, [], unweighted, april)] == ["wordy", "told"]
+
+
+def test_a_first_mention_question_prefers_the_earliest_of_the_best() -> None:
+    early = episode("early", bm25=0.8, session="s1", at=DAY)
+    late = episode("late", bm25=1.0, session="s2", at=DAY + timedelta(days=60))
+    pair = {(Kind.EPISODE, "early"): early, (Kind.EPISODE, "late"): late}
+    weights = NO_PRIORS.model_copy(update={"earliest": 0.5})
+    assert [c.id for c in fuse(pair, [], weights, None, earliest=True)] == ["early", "late"]
+    # Only when the question asks for a first mention:
+    assert [c.id for c in fuse(pair, [], weights, None)] == ["late", "early"]
+
+
+def test_a_session_cap_lets_other_sessions_in() -> None:
+    turns = {(Kind.EPISODE, f"a{i}"): episode(f"a{i}", bm25=1.0 - i / 10, session="a")
+             for i in range(4)}
+    turns[(Kind.EPISODE, "b0")] = episode("b0", bm25=0.5, session="b")
+    capped = fuse(turns, [], NO_PRIORS.model_copy(update={"per_session": 2}), None)
+    assert [c.id for c in capped] == ["a0", "a1", "b0", "a2", "a3"]  # the rest still follow
+    uncapped = fuse(turns, [], NO_PRIORS, None)
+    assert [c.id for c in uncapped] == ["a0", "a1", "a2", "a3", "b0"]
