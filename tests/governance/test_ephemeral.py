@@ -191,3 +191,18 @@ async def test_idleness_counts_from_the_last_turn_not_from_the_marking(
     assert await sessions_left() == ["busy", "quiet"]
     await ephemeral.expire_idle(db, now + timedelta(seconds=35))
     assert await sessions_left() == []  # both idle for 35 seconds since their last turn
+
+
+async def test_an_idle_time_is_taken_up_to_thirty_days_and_no_further(
+        gql: GraphQLClient, ns: str) -> None:
+    """The limits exactly: one second and thirty days are idle times, a minute past thirty
+    days is not (and marks nothing). (The one-second session may be swept at once.)"""
+    assert (await gql.ok(MARK, ns=ns, sid="least", idle=1 / 60))["markSessionEphemeral"][
+        "idleMinutes"] == pytest.approx(1 / 60)
+    assert (await gql.ok(MARK, ns=ns, sid="most", idle=30 * 24 * 60))["markSessionEphemeral"][
+        "idleMinutes"] == 30 * 24 * 60
+    over = await gql(MARK, ns=ns, sid="over", idle=30 * 24 * 60 + 1)
+    assert over["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    listed = await gql.ok("query($ns: String!) { sessions(namespace: $ns) { nodes { sessionId "
+                          "} } }", ns=ns)
+    assert {n["sessionId"] for n in listed["sessions"]["nodes"]} - {"least"} == {"most"}
