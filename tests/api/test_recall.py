@@ -10,7 +10,7 @@ from typing import Any
 from graphmem.db.database import Database
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.support.client import GraphQLClient
-from tests.support.documents import ASSERT, RECORD, fact
+from tests.support.documents import ASSERT, POLICY, RECORD, fact
 
 RECALL = """
 query($ns: String!, $q: String!, $session: String, $speaker: String) {
@@ -124,6 +124,20 @@ async def test_recall_as_of_reads_time_words_and_pins_as_they_were_then(
                          at="2026-03-10T12:00:00Z"))["recall"]["timeRange"]
     assert [datetime.fromisoformat(said[k]) for k in ("start", "end")] == [
         datetime(2026, 3, 9, tzinfo=UTC), datetime(2026, 3, 10, tzinfo=UTC)]
+
+
+async def test_a_disputed_claim_comes_with_its_rivals_though_they_do_not_bear(
+        gql: GraphQLClient, ns: str) -> None:
+    """"Is Dana still at Acme?" meets only the Acme claim's words; the Globex claim it is
+    disputed against is offered with it all the same (never one value of a conflict alone),
+    and a fact that bears on nothing is not."""
+    await gql.ok(POLICY, ns=ns, p="works_at", c="ONE", s="MANUAL")
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Dana", "works_at", "Acme"),
+                                       fact("Dana", "works_at", "Globex"),
+                                       fact("Dana", "lives_in", "Lisbon")])
+    shown = await facts_shown(gql, ns, "Is Dana still at Acme?")
+    assert sorted(shown) == ["Dana works at Acme [disputed, not settled; also claimed: Globex]",
+                             "Dana works at Globex [disputed, not settled; also claimed: Acme]"]
 
 
 async def test_my_sisters_job_is_one_hop_away(gql: GraphQLClient, ns: str,

@@ -116,3 +116,15 @@ async def test_the_embedding_queue_runs_on_after_a_key_is_destroyed(
         {"ids": [lost, kept]}, database_=db.name)
     state = {r["id"]: (r["waiting"], r["embedded"]) for r in rows}
     assert state == {kept: (False, True), lost: (False, False)}
+
+
+async def test_a_namespace_read_before_its_first_turn_gets_a_key_for_it(
+        db: Database, ns: str, per_namespace: None) -> None:
+    """A read of a namespace with no key yet remembers that it has none; the first write then
+    makes its key (a read never does), and what it seals opens."""
+    assert await episodes.by_ids(db, Namespace(ns), ["nothing"]) == {}
+    keyring = encryption.active()
+    assert keyring is not None and keyring.knows(ns) and not keyring.knows(ns, with_key=True)
+    made = await _said(db, ns, SECRET, "m1")
+    assert (await episodes.by_ids(db, Namespace(ns), [made]))[made].content == SECRET
+    assert (await _stored(db, ns))[0].startswith(encryption.OWN)
