@@ -7,8 +7,10 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
+from graphmem.summaries import store as summaries
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, POLICY, RECORD, fact
 
@@ -138,6 +140,28 @@ async def test_a_disputed_claim_comes_with_its_rivals_though_they_do_not_bear(
     shown = await facts_shown(gql, ns, "Is Dana still at Acme?")
     assert sorted(shown) == ["Dana works at Acme [disputed, not settled; also claimed: Globex]",
                              "Dana works at Globex [disputed, not settled; also claimed: Acme]"]
+
+
+async def test_a_stale_summary_is_not_recalled(gql: GraphQLClient, db: Database,
+                                              ns: str) -> None:
+    """A summary whose cited fact was retracted may still say it: recall leaves it out (and
+    says why) until one is written again; the fresh one is offered."""
+    await gql.ok(RECORD, ns=ns, eps=[turn("t1", 1, "I started at Acme Robotics last month")])
+    made = await gql.ok(ASSERT, ns=ns, facts=[fact("Sam", "works_at", "Acme Robotics",
+                                                   evidence=["t1"])])
+    await summaries.write(db, Namespace(ns), summaries.NewSummary(
+        "Sam works at Acme Robotics.", session_id="s1", covers=["t1"],
+        cites=[made["assertFacts"][0]["fact"]["id"]]))
+    ask = {"q": "What does Sam do?", "session": "s1"}
+    fresh = (await gql.ok(RECALL, ns=ns, **ask))["recall"]
+    assert [p["text"] for p in fresh["pieces"] if p["layer"] == "summary"] == [
+        "Sam works at Acme Robotics."]
+    await gql.ok("""mutation($ns: String!, $id: ID!) { retractFact(namespace: $ns, factId: $id,
+        reason: "wrong") { id } }""", ns=ns, id=made["assertFacts"][0]["fact"]["id"])
+    stale = (await gql.ok(RECALL, ns=ns, **ask))["recall"]
+    assert [p for p in stale["pieces"] if p["layer"] == "summary"] == []
+    step = next(s for s in stale["plan"] if s["layer"] == "summary")
+    assert not step["ran"] and "stale" in step["reason"]
 
 
 async def test_my_sisters_job_is_one_hop_away(gql: GraphQLClient, ns: str,
