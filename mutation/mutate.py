@@ -22,6 +22,7 @@ import argparse
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -216,6 +217,9 @@ def main() -> None:
         for m in mutants:
             print(f"{m.module:<24}{m.name}{'  (pure)' if m.pure else ''}")
         return
+    # Stopped (a timeout's SIGTERM, a CI job cancelled): unwind, so the run's own Neo4j stops
+    # and its home and the scratch copy go, instead of being left running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     copy, outcomes = scratch_copy(), []
     needs_store = not args.shared and not all(m.pure for m in mutants)
     try:
