@@ -1,29 +1,37 @@
 """Named mutants: plant one small bug at a time and see whether the tests notice.
 
-    bin/mutate [--module M ...] [--pure] [--list] [--min-rate 0.9] [NAME ...]
+    bin/mutate [--module M ...] [--pure] [--list] [--shared] [--min-rate 0.9] [NAME ...]
 
 Each mutant in ``mutants.toml`` names a module (the promise it attacks), a file, an exact
 string that occurs once in it, its replacement, and the tests that should fail. The suite is
-copied once to a scratch folder; each mutant is planted there, its tests run against the
-same local test Neo4j as ``bin/test`` (``--pure``: only the mutants whose tests need none),
-and the file restored; property tests run with a fixed seed, so a verdict is repeatable. A
-mutant is *killed* when its tests fail; a survivor is a test gap, unless it is listed with
-``equivalent = "why"`` (a change no test could see, e.g. a shortcut whose fallback gives the
-same answer). Prints the kill rate per module; exits 1 when any
+copied once to a scratch folder; each mutant is planted there, its tests run, and the file
+restored. They run against a Neo4j of the run's own, started in a fresh home (free ports)
+and deleted after, so nothing an earlier run or another suite left in a store (an encrypted
+turn, an idle ephemeral session, a webhook of a namespace long gone) can decide a verdict;
+``--shared`` runs them on the suite's test Neo4j instead (``bin/test``'s; quicker to start),
+``--pure`` only the mutants whose tests need none. Property tests run with a fixed seed, so
+a verdict is repeatable. A mutant is *killed* when its tests fail; a survivor is a test gap,
+unless it is listed with ``equivalent = "why"`` (a change no test could see, e.g. a shortcut
+whose fallback gives the same answer). Prints the kill rate per module; exits 1 when any
 module's rate, equivalent mutants aside, is below ``--min-rate``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
+import uuid
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,15 +93,45 @@ def scratch_copy() -> Path:
     return target
 
 
-def environment() -> dict[str, str]:
-    """bin/test's: the suite's own Neo4j home and ports, shared by every mutant's run."""
+def environment(store: dict[str, str] | None = None) -> dict[str, str]:
+    """bin/test's, on ``store``'s Neo4j (home and ports) when given, else on the suite's."""
     return {**os.environ,
             "GRAPHMEM_HOME": os.environ.get("GRAPHMEM_TEST_HOME",
                                             str(ROOT / ".graphmem" / "test")),
             "GRAPHMEM_LOCAL_BOLT_PORT": os.environ.get("GRAPHMEM_TEST_BOLT_PORT", "17687"),
             "GRAPHMEM_LOCAL_HTTP_PORT": os.environ.get("GRAPHMEM_TEST_HTTP_PORT", "17474"),
+            **(store or {}),
             "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "0", "GRAPHMEM_WORKERS": "0",
             "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def own_store() -> Iterator[dict[str, str]]:
+    """A Neo4j of this run's own: a fresh home in the checkout (ignored by git), free ports;
+    stopped and deleted at the end. Its environment (home and ports) is yielded."""
+    sys.path.insert(0, str(ROOT))  # this checkout's graphmem, whatever the venv holds
+    from graphmem.core.config import Settings, get_settings
+    from graphmem.local_neo4j import LocalNeo4j
+
+    home = ROOT / ".graphmem" / f"mutate-{uuid.uuid4().hex[:8]}"
+    bolt, http = _free_port(), _free_port()
+    server = LocalNeo4j.from_settings(Settings(**{
+        **get_settings().model_dump(), "home": home, "local_bolt_port": bolt,
+        "local_http_port": http}))
+    try:
+        print(f"a fresh Neo4j for this run ({home.name}, bolt {bolt})", flush=True)
+        server.start()
+        yield {"GRAPHMEM_HOME": str(home), "GRAPHMEM_LOCAL_BOLT_PORT": str(bolt),
+               "GRAPHMEM_LOCAL_HTTP_PORT": str(http)}
+    finally:
+        server.stop()
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def baseline(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> None:
@@ -165,6 +203,8 @@ def main() -> None:
     parser.add_argument("--module", action="append", default=[], help="only these modules")
     parser.add_argument("--pure", action="store_true", help="only mutants needing no Neo4j")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--shared", action="store_true",
+                        help="on the suite's test Neo4j, not a fresh one of the run's own")
     parser.add_argument("--min-rate", type=float, default=0.9)
     args = parser.parse_args()
     mutants = [m for m in load()
@@ -177,19 +217,29 @@ def main() -> None:
         for m in mutants:
             print(f"{m.module:<24}{m.name}{'  (pure)' if m.pure else ''}")
         return
-    copy, env = scratch_copy(), environment()
-    outcomes = []
+    # Stopped (a timeout's SIGTERM, a CI job cancelled): unwind, so the run's own Neo4j stops
+    # and its home and the scratch copy go, instead of being left running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    copy, outcomes = scratch_copy(), []
+    needs_store = not args.shared and not all(m.pure for m in mutants)
     try:
-        baseline(mutants, copy, env)
-        for i, mutant in enumerate(mutants, start=1):
-            outcome = run(mutant, copy, env)
-            outcomes.append(outcome)
-            print(f"[{i}/{len(mutants)}] {'killed ' if outcome.killed else 'SURVIVED'} "
-                  f"{mutant.module}: {mutant.name} ({outcome.seconds:.0f} s; {outcome.how})",
-                  flush=True)
+        with own_store() if needs_store else contextlib.nullcontext() as store:
+            outcomes = run_all(mutants, copy, environment(store))
     finally:
         shutil.rmtree(copy, ignore_errors=True)
     sys.exit(0 if report(outcomes, args.min_rate) else 1)
+
+
+def run_all(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> list[Outcome]:
+    baseline(mutants, copy, env)
+    outcomes = []
+    for i, mutant in enumerate(mutants, start=1):
+        outcome = run(mutant, copy, env)
+        outcomes.append(outcome)
+        print(f"[{i}/{len(mutants)}] {'killed ' if outcome.killed else 'SURVIVED'} "
+              f"{mutant.module}: {mutant.name} ({outcome.seconds:.0f} s; {outcome.how})",
+              flush=True)
+    return outcomes
 
 
 if __name__ == "__main__":

@@ -215,3 +215,13 @@ async def test_a_correction_cites_the_users_own_turn(gql: GraphQLClient, ns: str
         text: "x", covers: ["m1", "nope"]}) { id } }""", ns=ns)
     assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"
     assert missing["errors"][0]["extensions"]["missing"] == ["nope"]
+
+
+async def test_a_fact_stated_without_a_confidence_is_held_at_full_confidence(
+        gql: GraphQLClient, ns: str) -> None:
+    """README, *Confidence*: created with the confidence it is stated with, 1.0 when none is
+    given."""
+    made = (await gql.ok(ASSERT, ns=ns, facts=[fact("user", "likes", "tea"),
+                                               fact("user", "likes", "jazz", confidence=0.4)]))
+    assert {row["fact"]["object"]: row["fact"]["confidence"]
+            for row in made["assertFacts"]} == {"tea": 1.0, "jazz": 0.4}

@@ -263,6 +263,29 @@ async def test_sealed_and_archived_turns_are_found_and_redacted(
     assert store is not None and await tiering.objects_of(store, Namespace(ns)) == []
     exported = await _exported(client, admin_token, ns)
     assert not BISCUIT.search(exported)
+    # What was sealed is sealed again once redacted: the graph holds no plaintext of it.
+    after, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) RETURN e.content AS c", {"ns": ns})
+    assert len(after) == 5 and all(encryption.is_sealed(r["c"]) for r in after)
+
+
+async def test_a_two_letter_name_is_a_mention(gql: GraphQLClient, ns: str) -> None:
+    """Names of two characters are looked for ("Jo"), as a whole word, in the text and in
+    the metadata's keys and values (its shape stays)."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        {**said("j1", "2026-05-01T10:00:00Z", "Jo met me at the climbing gym"),
+         "metadata": {"Jo": "friend", "with": ["Jo", "Joanna"]}},
+        said("j2", "2026-05-01T10:01:00Z", "Joanna and Jon came too")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "friend_of", "Jo", evidence=["j1"])])
+    await gql.ok("""mutation($ns: String!) { eraseSubject(namespace: $ns, entity: "Jo",
+        mentions: REDACT) { verified } }""", ns=ns)
+    told = {e["externalId"]: e["content"]
+            for e in (await gql.ok(EPISODES, ns=ns))["episodes"]["nodes"]}
+    assert told == {"j1": "[redacted] met me at the climbing gym",
+                    "j2": "Joanna and Jon came too"}
+    metadata = {e["externalId"]: e["metadata"]
+                for e in (await gql.ok(EPISODES, ns=ns))["episodes"]["nodes"]}
+    assert metadata["j1"] == {"[redacted]": "friend", "with": ["[redacted]", "Joanna"]}
 
 
 async def test_a_speaker_is_not_a_mention(gql: GraphQLClient, db: Database, ns: str) -> None:

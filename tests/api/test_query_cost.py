@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
+from graphql import build_schema as graphql_build_schema
 from graphql import parse
 
 from graphmem.api.cost import estimate
@@ -87,6 +88,32 @@ def test_the_estimate_follows_pages_and_lists() -> None:
     assert estimate(schema, by_variable, {"n": 50}, 200) == 50 * (1 + 2)
     listed = parse('{ episodes(namespace: "a", first: 1) { nodes { derivedFacts { id } } } }')
     assert estimate(schema, listed, {}, 200) == 1 * (1 + 1 + 10 * 2)
+
+
+def test_a_size_argument_without_a_default_counts_a_page() -> None:
+    """A `first`/`limit` not given and with no default of its own counts the service's page
+    (graphmem's all have defaults: this is the estimate's rule for any schema)."""
+    schema = graphql_build_schema("type Query { items(first: Int): [Item!]! } "
+                                  "type Item { id: ID }")
+    assert estimate(schema, parse("{ items { id } }"), {}, 200) == 200 * (1 + 1)
+    assert estimate(schema, parse("{ items(first: 3) { id } }"), {}, 200) == 3 * (1 + 1)
+    given = parse("query($n: Int) { items(first: $n) { id } }")
+    assert estimate(schema, given, {"n": 7}, 200) == 7 * (1 + 1)
+    assert estimate(schema, given, {}, 200) == 200 * (1 + 1)  # not given: a page
+
+
+async def test_a_query_costing_exactly_the_limit_runs() -> None:
+    """Over the limit is refused; at it, the query runs (here it fails further on, without a
+    request's context, which is not this check's business)."""
+    limited = build_schema(Settings.model_construct(**{
+        **Settings().model_dump(), "max_page": 200, "max_query_cost": 20}))
+    query = '{ episodes(namespace: "a", first: 5) { nodes { id content } } }'  # 5 * (1+1+2)
+
+    def refused(answer: Any) -> bool:
+        return any("could return too much" in e.message for e in answer.errors or [])
+
+    assert not refused(await limited.execute(query))
+    assert refused(await limited.execute(query.replace("first: 5", "first: 6")))
 
 
 async def test_an_answer_over_the_size_cap_is_a_typed_error(settings: Settings,

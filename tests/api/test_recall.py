@@ -4,12 +4,15 @@ the question, and recall as memory stood at an instant (issue 37, items 3, 4 and
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
+from graphmem.summaries import store as summaries
 from tests.support.client import GraphQLClient
-from tests.support.documents import ASSERT, RECORD, fact
+from tests.support.documents import ASSERT, POLICY, RECORD, fact
 
 RECALL = """
 query($ns: String!, $q: String!, $session: String, $speaker: String) {
@@ -18,6 +21,9 @@ query($ns: String!, $q: String!, $session: String, $speaker: String) {
     plan { layer ran reason items leftOut }
     entities { name }
   }
+}"""
+AS_OF = """query($ns: String!, $q: String!, $at: DateTime!) {
+  recall(namespace: $ns, query: $q, asOf: $at) { pieces { layer text } timeRange { start end } }
 }"""
 ALIAS = """mutation($ns: String!, $name: String!, $alias: String!) {
   addAlias(namespace: $ns, name: $name, alias: $alias) { name } }"""
@@ -84,6 +90,78 @@ async def test_i_is_the_sessions_speaker(gql: GraphQLClient, ns: str, db: Databa
     # A speaker named by the caller is whom "I" stands for, and only they.
     assert await facts_shown(gql, ns, "Where do I work?", session="s1", speaker="Ana") == [
         "Ana works at St Mary's Hospital"]
+
+
+async def test_i_is_never_guessed_between_two_speakers(gql: GraphQLClient, ns: str) -> None:
+    """Tenants of one namespace that differ in who speaks: with two speakers and no session,
+    "I" is only ``user``; in a session, its speaker and ``user``; a named speaker, only that
+    one; and a question that says no "I" (though "Kim" holds an "i") names nobody else."""
+    await gql.ok(RECORD, ns=ns, eps=[turn("t1", 1, "I started at Acme Robotics"),
+                                     turn("k1", 2, "Initech hired me", "Kim", session="s2")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Sam", "works_at", "Acme Robotics"),
+                                       fact("Kim", "works_at", "Initech"),
+                                       fact("user", "works_at", "Globex")])
+    assert await facts_shown(gql, ns, "Where do I work?") == ["user works at Globex"]
+    assert sorted(await facts_shown(gql, ns, "Where do I work?", session="s1")) == [
+        "Sam works at Acme Robotics", "user works at Globex"]
+    assert await facts_shown(gql, ns, "Where do I work?", speaker="Kim") == [
+        "Kim works at Initech"]
+    assert await facts_shown(gql, ns, "Where does Kim work?") == ["Kim works at Initech"]
+
+
+async def test_recall_as_of_reads_time_words_and_pins_as_they_were_then(
+        gql: GraphQLClient, ns: str) -> None:
+    """Travelling back to an instant: "yesterday" is the day before it, not before today, and
+    a fact pinned since then (it was not even recorded) is not offered then."""
+    before = datetime.now(UTC)
+    made = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "likes", "opera")])
+    await gql.ok("""mutation($ns: String!, $id: ID!) { pinFact(namespace: $ns, factId: $id) {
+        id } }""", ns=ns, id=made["assertFacts"][0]["fact"]["id"])
+    weather = "Will it rain?"
+    now = (await gql.ok(AS_OF, ns=ns, q=weather, at=datetime.now(UTC).isoformat()))["recall"]
+    assert "user likes opera" in " ".join(facts_of(now))  # pinned: offered every turn
+    then = (await gql.ok(AS_OF, ns=ns, q=weather, at=before.isoformat()))["recall"]
+    assert not [p for p in then["pieces"] if "opera" in p["text"]]
+    said = (await gql.ok(AS_OF, ns=ns, q="What did I say yesterday?",
+                         at="2026-03-10T12:00:00Z"))["recall"]["timeRange"]
+    assert [datetime.fromisoformat(said[k]) for k in ("start", "end")] == [
+        datetime(2026, 3, 9, tzinfo=UTC), datetime(2026, 3, 10, tzinfo=UTC)]
+
+
+async def test_a_disputed_claim_comes_with_its_rivals_though_they_do_not_bear(
+        gql: GraphQLClient, ns: str) -> None:
+    """"Is Dana still at Acme?" meets only the Acme claim's words; the Globex claim it is
+    disputed against is offered with it all the same (never one value of a conflict alone),
+    and a fact that bears on nothing is not."""
+    await gql.ok(POLICY, ns=ns, p="works_at", c="ONE", s="MANUAL")
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Dana", "works_at", "Acme"),
+                                       fact("Dana", "works_at", "Globex"),
+                                       fact("Dana", "lives_in", "Lisbon")])
+    shown = await facts_shown(gql, ns, "Is Dana still at Acme?")
+    assert sorted(shown) == ["Dana works at Acme [disputed, not settled; also claimed: Globex]",
+                             "Dana works at Globex [disputed, not settled; also claimed: Acme]"]
+
+
+async def test_a_stale_summary_is_not_recalled(gql: GraphQLClient, db: Database,
+                                              ns: str) -> None:
+    """A summary whose cited fact was retracted may still say it: recall leaves it out (and
+    says why) until one is written again; the fresh one is offered."""
+    await gql.ok(RECORD, ns=ns, eps=[turn("t1", 1, "I started at Acme Robotics last month")])
+    made = await gql.ok(ASSERT, ns=ns, facts=[fact("Sam", "works_at", "Acme Robotics",
+                                                   evidence=["t1"])])
+    await summaries.write(db, Namespace(ns), summaries.NewSummary(
+        "Sam works at Acme Robotics.", session_id="s1", covers=["t1"],
+        cites=[made["assertFacts"][0]["fact"]["id"]]))
+    ask = {"q": "What does Sam do?", "session": "s1"}
+    fresh = (await gql.ok(RECALL, ns=ns, **ask))["recall"]
+    assert [p["text"] for p in fresh["pieces"] if p["layer"] == "summary"] == [
+        "Sam works at Acme Robotics."]
+    await gql.ok("""mutation($ns: String!, $id: ID!) { retractFact(namespace: $ns, factId: $id,
+        reason: "wrong") { id } }""", ns=ns, id=made["assertFacts"][0]["fact"]["id"])
+    stale = (await gql.ok(RECALL, ns=ns, **ask))["recall"]
+    assert [p for p in stale["pieces"] if p["layer"] == "summary"] == []
+    step = next(s for s in stale["plan"] if s["layer"] == "summary")
+    assert not step["ran"] and "stale" in step["reason"]
 
 
 async def test_my_sisters_job_is_one_hop_away(gql: GraphQLClient, ns: str,

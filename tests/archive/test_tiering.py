@@ -251,3 +251,21 @@ async def test_an_object_that_is_what_its_address_says_but_not_the_episode_is_re
     assert [e["extensions"]["code"] for e in answer["errors"]] == ["ARCHIVE_MISSING"]
     assert "never said" not in json.dumps(await gql.ok(EPISODES, ns=ns))
     await store.delete([key])
+
+
+async def test_a_policy_that_keeps_archived_turns_unfindable_drops_their_vectors(
+        gql: GraphQLClient, app: Starlette, db: Database, ns: str) -> None:
+    """``keepSearchable: false``: an archived turn leaves the vector indexes with its content
+    (its embedding goes, and it does not wait for another); the default keeps it."""
+    await gql.ok(RECORD, ns=ns, eps=_turns(3))
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
+    await gql.ok("""mutation($ns: String!) { setRetentionPolicy(namespace: $ns, policy: {
+        maxAgeDays: 30, action: ARCHIVE, keepSearchable: false}) { action } }""", ns=ns)
+    [swept] = (await gql.ok(SWEEP, ns=ns))["sweepRetention"]
+    assert swept["episodesArchived"] == 3
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) RETURN e.archived_at IS NOT NULL AS archived, "
+        "e.embedding IS NOT NULL AS vector, e:EmbedPending AS waiting", {"ns": ns},
+        database_=db.name)
+    assert [dict(r) for r in rows] == [{"archived": True, "vector": False,
+                                        "waiting": False}] * 3

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -95,4 +96,35 @@ async def test_a_listener_that_does_not_read_is_ended(
         assert len(got) == 21  # the listener that reads is not held back
     finally:
         reader.cancel()
+        await events.close()
+
+
+async def test_a_listener_is_told_nothing_from_before_it_started(
+        db: Database, namespaces: list[str]) -> None:
+    """Each listener from its own start: an event stamped between an earlier listener's start
+    and a later one's (its transaction committing after both) goes to the earlier only."""
+    ns = namespaces[0]
+    events = feed.Feed(db, poll_s=0.1)
+    early: list[Event] = []
+    late: list[Event] = []
+    first = await listening(events, ns, ALL, early)
+    await asyncio.sleep(0.3)
+    between = datetime.now(UTC)
+    await asyncio.sleep(0.3)
+    second = await listening(events, ns, ALL, late)
+    await asyncio.sleep(0.3)
+    try:
+        await db.transaction(lambda tx: emit(tx, Namespace(ns), EventKind.FACT_CREATED,
+                                             ["stamped_before"], between))
+        await emitted(db, ns, EventKind.FACT_CREATED, ["after"])
+        for _ in range(100):
+            if len(early) >= 2 and late:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # anything more would have come by now
+        assert sorted(e.subject_id for e in early) == ["after", "stamped_before"]
+        assert [e.subject_id for e in late] == ["after"]
+    finally:
+        for task in (first, second):
+            task.cancel()
         await events.close()

@@ -145,3 +145,16 @@ async def test_events_are_pruned_after_their_keeping_time(db: Database, ns: str)
     assert await outbox.prune(db, now) >= 1
     left = await outbox.since(db, Namespace(ns), ALL, now - timedelta(days=30))
     assert [e.subject_id for e in left] == ["sum_new"]
+
+
+async def test_events_are_pruned_as_of_the_moment_given(db: Database, ns: str) -> None:
+    """The housekeeping's moment decides what is old, not the wall clock: an hour on, an
+    event that then passes its keeping time goes, one still within it stays. (An hour only:
+    every other test's events are younger than that, in a store shared with them.)"""
+    now = datetime.now(UTC)
+    kept_until = now - timedelta(days=outbox.EVENT_DAYS)
+    await emitted(db, ns, EventKind.SUMMARY_STALE, ["sum_due"], kept_until + timedelta(minutes=30))
+    await emitted(db, ns, EventKind.SUMMARY_STALE, ["sum_kept"], kept_until + timedelta(hours=2))
+    await outbox.prune(db, now + timedelta(hours=1))
+    left = await outbox.since(db, Namespace(ns), ALL, now - timedelta(days=30))
+    assert [e.subject_id for e in left] == ["sum_kept"]

@@ -134,6 +134,25 @@ async def test_each_fact_of_a_batch_is_delivered_as_its_own_event(
     assert len({e["id"] for e in sent}) == 3
 
 
+@pytest.mark.parametrize("receiver", [[302, 307]], indirect=True)
+async def test_a_redirect_is_no_delivery(gql: GraphQLClient, ns: str,
+                                         receiver: Receiver) -> None:
+    """Only a 2xx delivers: a redirect is not followed (each hop would need checking), so
+    the event did not arrive, and it is tried again."""
+    await gql.ok(ADD, ns=ns, url=receiver.url, kinds=["FACT_CREATED"])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("user", "likes", "tea")])
+
+    async def delivered() -> bool:
+        hooks = (await gql.ok(LOG, ns=ns))["webhooks"]
+        return [d["state"] for d in hooks[0]["deliveries"]] == ["delivered"]
+
+    await until(delivered)
+    assert len(receiver.received) == 3
+    assert (await gql.ok(LOG, ns=ns))["webhooks"][0]["deliveries"][0] | {
+        "deliveredAt": None} == {"kind": "FACT_CREATED", "state": "delivered", "attempts": 3,
+                                 "lastStatus": 200, "lastError": None, "deliveredAt": None}
+
+
 @pytest.mark.parametrize("receiver", [[500] * 20], indirect=True)
 async def test_a_delivery_that_keeps_failing_stops_as_failed(
         gql: GraphQLClient, ns: str, receiver: Receiver) -> None:

@@ -191,3 +191,20 @@ async def test_idleness_counts_from_the_last_turn_not_from_the_marking(
     assert await sessions_left() == ["busy", "quiet"]
     await ephemeral.expire_idle(db, now + timedelta(seconds=35))
     assert await sessions_left() == []  # both idle for 35 seconds since their last turn
+
+
+async def test_an_idle_time_is_taken_up_to_thirty_days_and_no_further(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """The limits exactly: one second and thirty days are idle times, a minute past thirty
+    days is not (and marks nothing). (The one-second session may be swept at once.)"""
+    assert (await gql.ok(MARK, ns=ns, sid="least", idle=1 / 60))["markSessionEphemeral"][
+        "idleMinutes"] == pytest.approx(1 / 60)
+    assert (await gql.ok(MARK, ns=ns, sid="most", idle=30 * 24 * 60))["markSessionEphemeral"][
+        "idleMinutes"] == 30 * 24 * 60
+    over = await gql(MARK, ns=ns, sid="over", idle=30 * 24 * 60 + 1)
+    assert over["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    rows, _, _ = await db.driver.execute_query(  # sessions without turns are not listed
+        "MATCH (s:Session {ns: $ns}) RETURN s.session_id AS id, s.ephemeral_ttl_s AS ttl",
+        {"ns": ns}, database_=db.name)
+    marked = {row["id"]: row["ttl"] for row in rows if row["id"] != "least"}
+    assert marked == {"most": 30 * 24 * 3600}

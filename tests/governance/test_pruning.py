@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.governance import pruning, retention
+from graphmem.summaries import store as summaries
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, ep, fact
 
@@ -116,6 +117,11 @@ async def test_pruning_needs_a_policy_and_a_sane_one(gql: GraphQLClient, ns: str
         assert answer["errors"][0]["extensions"]["code"] == "INVALID_INPUT", bad
     assert (await gql.ok("""query($ns: String!) { pruningPolicy(namespace: $ns) {
         minConfidence } }""", ns=ns))["pruningPolicy"] is None
+    # The limits themselves are policies: "below 1" (everything not certain), 36,500 days.
+    most = await gql.ok(f"""mutation($ns: String!) {{ setPruningPolicy(namespace: $ns, policy:
+        {{minConfidence: 1, unusedForDays: {pruning.MAX_DAYS}}}) {{ minConfidence
+        unusedForDays }} }}""", ns=ns)
+    assert most["setPruningPolicy"] == {"minConfidence": 1.0, "unusedForDays": pruning.MAX_DAYS}
 
 
 async def test_confidence_at_the_threshold_is_not_below_it(
@@ -137,3 +143,23 @@ async def test_confidence_at_the_threshold_is_not_below_it(
     assert (await pruning.prune(db, Namespace(ns), now=later)).fact_ids == [ids["under"]]
     statuses = {f["object"]: f["status"] for f in (await gql.ok(FACTS, ns=ns))["facts"]["nodes"]}
     assert statuses == {"under": "RETRACTED", "at": "ACTIVE", "over": "ACTIVE"}
+
+
+async def test_a_summary_citing_a_pruned_fact_turns_stale(gql: GraphQLClient, db: Database,
+                                                          ns: str) -> None:
+    """A summary must not go on telling what memory let go of: pruning a fact it cites makes
+    it stale (recall leaves it out), one citing only what stays is not."""
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "I might like opera, and I love tea"),
+                                     ep("m2", 2, "More tea, always", session="s2")])
+    ids = await _made(gql, ns, fact("user", "likes", "opera", confidence=0.3, evidence=["m1"]),
+                      fact("user", "likes", "tea", confidence=0.9, evidence=["m2"]))
+    citing = await summaries.write(db, Namespace(ns), summaries.NewSummary(
+        "The user may like opera.", session_id="s1", covers=["m1"], cites=[ids["opera"]]))
+    other = await summaries.write(db, Namespace(ns), summaries.NewSummary(
+        "The user likes tea.", session_id="s2", covers=["m2"], cites=[ids["tea"]]))
+    await gql.ok(POLICY, ns=ns)
+    later = datetime.now(UTC) + timedelta(days=40)
+    assert (await pruning.prune(db, Namespace(ns), now=later)).fact_ids == [ids["opera"]]
+    stale = {s.id: s.stale for s in [await summaries.latest(db, Namespace(ns), "s1"),
+                                     await summaries.latest(db, Namespace(ns), "s2")] if s}
+    assert stale == {citing.id: True, other.id: False}

@@ -96,11 +96,38 @@ async def test_orphaned_facts_can_be_kept_without_evidence(gql: GraphQLClient, d
 
 
 async def test_bad_policies_are_refused(gql: GraphQLClient, ns: str) -> None:
-    body = await gql(POLICY, ns=ns, p={"maxAgeDays": 0, "action": "DELETE"})
-    assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    for days in (0, retention.MAX_AGE_DAYS + 1):
+        body = await gql(POLICY, ns=ns, p={"maxAgeDays": days, "action": "DELETE"})
+        assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT", days
     listed = await gql.ok("query($ns: String!) { retentionPolicies(namespace: $ns) { kind } }",
                           ns=ns)
     assert listed["retentionPolicies"] == []
     gone = await gql("""mutation($ns: String!) { removeRetentionPolicy(namespace: $ns,
         sensitivity: HEALTH) }""", ns=ns)
     assert gone["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+
+
+async def test_the_longest_age_is_a_policy(gql: GraphQLClient, ns: str) -> None:
+    """At most ``MAX_AGE_DAYS``: exactly that is taken."""
+    done = await gql.ok(POLICY, ns=ns, p={"maxAgeDays": retention.MAX_AGE_DAYS,
+                                          "action": "DELETE"})
+    assert done["setRetentionPolicy"]["maxAgeDays"] == retention.MAX_AGE_DAYS
+
+
+async def test_a_sweep_ages_episodes_from_its_own_moment(gql: GraphQLClient, db: Database,
+                                                          ns: str) -> None:
+    """A sweep applies the policies as of the moment it is given (the worker's clock, a
+    test's future), not the wall clock: a turn 5 days old is 40 days old 35 days on, and a
+    30-day policy takes it then; a turn made today is still young then."""
+    await gql.ok(RECORD, ns=ns, eps=[_ep("older", 5, "Seen the doctor.", "HEALTH"),
+                                     _ep("young", 0, "All fine now.", "HEALTH")])
+    await gql.ok(POLICY, ns=ns, p={"sensitivity": "HEALTH", "maxAgeDays": 30,
+                                   "action": "REDACT"})
+    assert (await retention.sweep(db, Namespace(ns), True, now=datetime.now(UTC)))[0] \
+        .matched == 0
+    later = datetime.now(UTC) + timedelta(days=26)
+    [applied] = await retention.sweep(db, Namespace(ns), True, now=later)
+    assert applied.episodes_redacted == 1
+    redacted = {n["externalId"]: n["redactedAt"] is not None
+                for n in (await gql.ok(EPISODES, ns=ns))["episodes"]["nodes"]}
+    assert redacted == {"older": True, "young": False}

@@ -156,6 +156,30 @@ def _scores(answer: dict[str, Any]) -> dict[str, float]:
     return {h["episode"]["externalId"]: h["score"] for h in answer["search"]["hits"]}
 
 
+async def test_an_imported_copy_is_embedded_as_the_original_is(
+        db: Database, gql: GraphQLClient, ns: str, other: str) -> None:
+    """What an import writes waits for the embedding worker as new memory does: once it ran,
+    the copy holds a vector wherever the original does (vector search finds both alike).
+    (A redacted turn is left out of the comparison: the import's relink queues it again with
+    its new neighbour copy, where the original dropped its vector when it was redacted.)"""
+    await a_memory(gql, ns)
+    await import_lines(db, lines(await exported(db, ns)), into=other)
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
+
+    async def vectors(where: str) -> list[tuple[str, bool]]:
+        found = []
+        for label in ("Episode", "Fact", "Summary", "Entity"):
+            rows, _, _ = await db.driver.execute_query(
+                f"MATCH (n:{label} {{ns: $ns}}) WHERE n.redacted_at IS NULL "
+                "RETURN n.embedding IS NOT NULL AS vector", {"ns": where}, database_=db.name)
+            found += sorted((label, row["vector"]) for row in rows)
+        return found
+
+    original = await vectors(ns)
+    assert sum(vector for _, vector in original) >= 10
+    assert await vectors(other) == original
+
+
 async def test_importing_twice_changes_nothing(db: Database, gql: GraphQLClient, ns: str,
                                                other: str) -> None:
     await a_memory(gql, ns)

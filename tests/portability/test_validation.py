@@ -120,6 +120,11 @@ async def test_an_altered_end_record_or_line_writes_nothing(
     with pytest.raises(InvalidInput, match="end record counts 7 nodes"):
         await import_lines(db, counts, into=other, chunk=10)
     assert await namespace_contents(db, other) == []
+    end = records[-1]["end"]  # a relationship more than the file holds: as altered
+    rels = lines([*records[:-1], {"end": {**end, "relationships": end["relationships"] + 1}}])
+    with pytest.raises(InvalidInput, match="end record counts"):
+        await import_lines(db, rels, into=other, chunk=10)
+    assert await namespace_contents(db, other) == []
     # A valid line changed, the counts intact: the digest tells.
     file, _ = changed(records, "Episode", _set("content", "turn 4: the heron flew off"), nth=4)
     with pytest.raises(InvalidInput, match="digest"):

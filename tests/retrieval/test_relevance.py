@@ -164,6 +164,32 @@ def test_without_vectors_every_fact_is_offered_when_none_bears() -> None:
     assert relevance.kept(scored) == (scored, [])  # nothing tells them apart
 
 
+def test_a_pinned_fact_is_offered_though_it_bears_on_nothing_asked() -> None:
+    """Pinned means always remember: offered with those that bear on the question."""
+    candidates = facts()
+    volvo = next(i for i, f in enumerate(candidates) if f.object == "a red Volvo")
+    candidates[volvo] = dataclasses.replace(candidates[volvo],
+                                            pinned_at=datetime(2026, 11, 1, tzinfo=UTC))
+    scored = relevance.score(relevance.stems("What is Sam allergic to?"), candidates,
+                             DEFAULT_SEARCH_WEIGHTS, names=relevance.stems("Sam"))
+    kept, left = relevance.kept(scored)
+    assert {s.fact.object for s in kept} == {"peanuts", "a red Volvo"}
+    assert "a red Volvo" not in {s.fact.object for s in left}
+
+
+def test_a_fact_does_not_bear_on_a_question_by_the_name_it_links() -> None:
+    """The names a question links chose whose facts these are: "Ana sister Sam" does not bear
+    on "What is Sam allergic to?" for saying "Sam"."""
+    ana = dataclasses.replace(facts()[0], id="a0", subject="Ana", predicate="sister",
+                              object="Sam", text="Ana sister Sam")
+    scored = relevance.score(relevance.stems("What is Sam allergic to?"), [*facts(), ana],
+                             DEFAULT_SEARCH_WEIGHTS, names=relevance.stems("Sam"))
+    assert {s.fact.id: s.words for s in scored}["a0"] == 0.0
+    kept, left = relevance.kept(scored)
+    assert [s.fact.object for s in kept] == ["peanuts"]
+    assert "a0" in {s.fact.id for s in left}
+
+
 if __name__ == "__main__":  # the same table with another embedder, to see the margins
     import sys
     from pathlib import Path

@@ -136,3 +136,15 @@ async def test_a_key_another_process_destroyed_is_dropped_here_within_a_minute(
     assert encryption.KEY_CACHE_S <= 60
     with pytest.raises(DecryptionFailed, match="destroyed"):
         await episodes.by_ids(db, Namespace(ns), [said])
+
+
+async def test_a_namespace_read_before_its_first_turn_gets_a_key_for_it(
+        db: Database, ns: str, per_namespace: None) -> None:
+    """A read of a namespace with no key yet remembers that it has none; the first write then
+    makes its key (a read never does), and what it seals opens."""
+    assert await episodes.by_ids(db, Namespace(ns), ["nothing"]) == {}
+    keyring = encryption.active()
+    assert keyring is not None and keyring.knows(ns) and not keyring.knows(ns, with_key=True)
+    made = await _said(db, ns, SECRET, "m1")
+    assert (await episodes.by_ids(db, Namespace(ns), [made]))[made].content == SECRET
+    assert (await _stored(db, ns))[0].startswith(encryption.OWN)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from graphmem.db.database import Database
 from graphmem.security.auth import create_key
@@ -16,6 +17,16 @@ def test_bucket_bursts_then_waits_then_refills() -> None:
     assert limiter.allow("other", now=0.0) == 0.0
     assert limiter.allow("k", now=20.0) == 0.0
     assert RateLimiter(per_minute=0).allow("k") == 0.0  # disabled
+
+
+def test_each_moment_refills_once() -> None:
+    """A bucket refills from its last request, not again from its first: a second's tokens
+    are spent once."""
+    limiter = RateLimiter(per_minute=60)  # one a second
+    assert all(limiter.allow("k", now=0.0) == 0.0 for _ in range(60))
+    assert limiter.allow("k", now=1.0) == 0.0  # the second's one token
+    assert limiter.allow("k", now=1.5) == pytest.approx(0.5)  # half of the next is there
+    assert limiter.allow("k", now=2.0) == 0.0
 
 
 async def test_over_the_limit_is_429_before_graphql(client: httpx.AsyncClient, db: Database,
