@@ -8,7 +8,7 @@
     portability              export and import of a namespace (it carries every record kind
                              below, and reads each as its own package does)
     governance               erasure, retention, the audit trail, statistics
-    retrieval                search, recall, embeddings, time expressions, the fact cache
+    retrieval                search, recall, embeddings, the fact cache
     facts                    statements, provenance, conflicts and their resolution, entities
     archive                  tiered storage: old episodes' content in an archive store
     episodes                 the append-only log
@@ -19,7 +19,8 @@
     db                       Neo4j: connection, named statements, migrations
     local_neo4j              the Neo4j graphmem runs itself
     observability            metrics, traces, logs
-    core                     settings, errors, namespaces, identifiers, paging, time
+    core                     settings, errors, namespaces, identifiers, paging, time and
+                             time expressions
 
 Read from the code's own import statements (a syntax walk, so imports inside functions count
 too); a test fails naming the import that climbs.

@@ -11,9 +11,9 @@ from graphmem.api.arguments import NamespaceArg
 from graphmem.api.context import Info
 from graphmem.api.entities import Entity
 from graphmem.api.facts import Fact
+from graphmem.core.time_expressions import TimeRange as DomainTimeRange
 from graphmem.retrieval import recall as recall_domain
 from graphmem.retrieval import search as domain
-from graphmem.retrieval.time_expressions import TimeRange as DomainTimeRange
 
 if TYPE_CHECKING:
     from graphmem.api.episodes import Episode

@@ -21,10 +21,10 @@ from graphmem.core.errors import DuplicateConflict, InvalidInput, NotFound, Sess
 from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import Page, decode_cursor, encode_cursor, instant
+from graphmem.core.time_expressions import event_time
 from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, require_aware, to_native
 from graphmem.db.database import Database, Row, Tx
 from graphmem.jobs.queue import Triggers, enqueue_after_record
-from graphmem.retrieval.time_expressions import event_time
 from graphmem.security import encryption, namespace_keys
 
 MAX_CONTENT_CHARS = 200_000  # the default of GRAPHMEM_MAX_EPISODE_CHARS

@@ -43,8 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from graphmem.core.time_expressions import find_time_range
 from graphmem.pipelines.candidates import Candidate
-from graphmem.retrieval.time_expressions import find_time_range
 
 _I_AM = r"\bI(?:'?m|\s+am)"
 _I_HAVE = r"\bI(?:'ve|\s+have)?"

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from graphmem.core.config import DEFAULT_SEARCH_WEIGHTS, SearchWeights
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
+from graphmem.core.time_expressions import TimeRange, find_time_range
 from graphmem.core.timeutil import require_aware
 from graphmem.db.database import Database
 from graphmem.episodes.store import Episode
@@ -34,7 +35,6 @@ from graphmem.retrieval.at_once import at_once as _at_once
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.retrieval.search import Kind, SearchQuery, search
-from graphmem.retrieval.time_expressions import TimeRange, find_time_range
 from graphmem.summaries import store as summaries
 from graphmem.summaries.store import Summary
 

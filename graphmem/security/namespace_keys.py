@@ -25,7 +25,7 @@ from neo4j import Query
 
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
-from graphmem.db import database
+from graphmem.db import database, migration_steps
 from graphmem.db.database import Database
 from graphmem.db.statements import statement
 from graphmem.security import encryption
@@ -80,3 +80,4 @@ def install() -> None:
     keyring = encryption.active()
     database.set_namespace_hook(_load if keyring is not None and keyring.per_namespace
                                 else None)
+    migration_steps.set_reveal(encryption.reveal)

@@ -13,6 +13,7 @@ from typing import Any
 from graphmem.core.config import SearchWeights
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace, lucene_key
+from graphmem.core.time_expressions import TimeRange, asks_first, find_time_range
 from graphmem.core.timeutil import require_aware, to_native
 from graphmem.db.database import Database, Row
 from graphmem.episodes.store import Episode
@@ -23,7 +24,6 @@ from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.search import query as analysis
 from graphmem.retrieval.search.fusion import Candidate, by_best, by_range, fuse
 from graphmem.retrieval.search.model import Hit, Kind, Match, SearchQuery, SearchResult
-from graphmem.retrieval.time_expressions import TimeRange, asks_first, find_time_range
 from graphmem.summaries.store import Summary
 
 MAX_LIMIT = 100

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from graphmem.core.config import SearchWeights
+from graphmem.core.time_expressions import TimeRange
 from graphmem.retrieval.search.model import Kind, Match
-from graphmem.retrieval.time_expressions import TimeRange
 
 SESSION_TOP = 3  # a session scores by its best few turns: one lucky word is not a topic
 EARLIEST_AMONG = 10  # "first": the earliest said of this many best turns gains

@@ -7,10 +7,10 @@ from datetime import datetime
 from enum import StrEnum
 
 from graphmem.core.config import DEFAULT_SEARCH_WEIGHTS, SearchWeights
+from graphmem.core.time_expressions import TimeRange
 from graphmem.episodes.store import Episode
 from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact
-from graphmem.retrieval.time_expressions import TimeRange
 from graphmem.summaries.store import Summary
 
 

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from graphmem.core.config import SearchWeights
+from graphmem.core.time_expressions import TimeRange
 from graphmem.retrieval.search.fusion import Candidate, by_best, by_range, closeness, fuse
 from graphmem.retrieval.search.model import Kind
-from graphmem.retrieval.time_expressions import TimeRange
 
 DAY = datetime(2023, 6, 3, tzinfo=UTC)
 NO_PRIORS = SearchWeights(session=0.0, time=0.0)

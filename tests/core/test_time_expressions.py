@@ -10,7 +10,7 @@ from dateutil.relativedelta import MO, relativedelta
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from graphmem.retrieval.time_expressions import asks_first, event_time, find_time_range
+from graphmem.core.time_expressions import asks_first, event_time, find_time_range
 
 REF = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
