@@ -1,6 +1,6 @@
 """Named mutants: plant one small bug at a time and see whether the tests notice.
 
-    bin/mutate [--module M ...] [--pure] [--list] [--shared] [--min-rate 0.9] [NAME ...]
+    bin/mutate [--module M ...] [--pure] [--list] [--shared] [--jobs N] [--min-rate R] [NAME ...]
 
 Each mutant in ``mutants.toml`` names a module (the promise it attacks), a file, an exact
 string that occurs once in it, its replacement, and the tests that should fail. The suite is
@@ -9,17 +9,21 @@ restored. They run against a Neo4j of the run's own, started in a fresh home (fr
 and deleted after, so nothing an earlier run or another suite left in a store (an encrypted
 turn, an idle ephemeral session, a webhook of a namespace long gone) can decide a verdict;
 ``--shared`` runs them on the suite's test Neo4j instead (``bin/test``'s; quicker to start),
-``--pure`` only the mutants whose tests need none. Property tests run with a fixed seed, so
-a verdict is repeatable. A mutant is *killed* when its tests fail; a survivor is a test gap,
-unless it is listed with ``equivalent = "why"`` (a change no test could see, e.g. a shortcut
-whose fallback gives the same answer). Prints the kill rate per module; exits 1 when any
-module's rate, equivalent mutants aside, is below ``--min-rate``.
+``--pure`` only the mutants whose tests need none (``--jobs N``: that many at a time, each
+in a copy of its own). Each pytest is forked from the runner, which imported the test tools
+and libraries once (graphmem itself is imported by the child, from the mutated copy).
+Property tests run with a fixed seed, so a verdict is repeatable. A mutant is *killed* when
+its tests fail; a survivor is a test gap, unless it is listed with ``equivalent = "why"`` (a
+change no test could see, e.g. a shortcut whose fallback gives the same answer). Prints the
+kill rate per module; exits 1 when any module's rate, equivalent mutants aside, is below
+``--min-rate``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import shutil
 import signal
@@ -134,40 +138,129 @@ def own_store() -> Iterator[dict[str, str]]:
         shutil.rmtree(home, ignore_errors=True)
 
 
+# The test tools and the libraries graphmem stands on, imported once by the runner: each
+# pytest runs in a child forked from it, so it starts in a fraction of a second instead of
+# four. graphmem and the tests are not among them: a child imports those from its copy,
+# where the mutant is planted.
+PRELOADED = ("pytest", "hypothesis", "_hypothesis_pytestplugin", "pytest_asyncio.plugin",
+             "anyio.pytest_plugin", "neo4j", "httpx", "pydantic", "pydantic_settings",
+             "starlette.applications", "strawberry", "dateparser")
+OURS = ("graphmem", "graphmem_client", "tests", "mutation", "bench", "conftest")
+PYTEST_ARGS = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+               "--hypothesis-seed=0")
+
+
+def preload() -> None:
+    for name in PRELOADED:
+        importlib.import_module(name)
+
+
+def _pytest_child(tests: tuple[str, ...], copy: Path, env: dict[str, str], log: Path) -> None:
+    """In the forked child: pytest over ``copy`` with ``env``, its output in ``log``."""
+    code = 3
+    try:
+        os.setpgrp()  # a group of its own: a timeout ends what its tests started too
+        out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        for name in [m for m in sys.modules if m.split(".")[0] in OURS]:
+            del sys.modules[name]  # the runner's own graphmem is the unmutated one
+        os.chdir(copy)
+        os.environ.clear()
+        os.environ.update(env)
+        extra = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        sys.path[:0] = [str(copy), *extra]
+        import pytest
+
+        code = int(pytest.main([*PYTEST_ARGS, *tests]))
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+@dataclass
+class Running:
+    mutant: Mutant | None  # None: the baseline
+    copy: Path
+    log: Path
+    began: float
+    original: str = ""  # the planted file's text, put back when it ends
+
+
+def start(mutant: Mutant | None, tests: tuple[str, ...], copy: Path,
+          env: dict[str, str]) -> tuple[int, Running]:
+    """Plants ``mutant`` in ``copy`` and forks its pytest; restored by ``finish``."""
+    original = ""
+    if mutant is not None:
+        original = check(mutant, copy)
+        (copy / mutant.file).write_text(original.replace(mutant.old, mutant.new), "utf-8")
+    log = copy / ".mutant.log"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        _pytest_child(tests, copy, env, log)
+    return pid, Running(mutant, copy, log, time.perf_counter(), original)
+
+
+def finish(running: Running, status: int | None) -> tuple[int | None, str]:
+    """The child's exit code (None: it timed out) and output; the copy's file restored."""
+    if running.mutant is not None:
+        (running.copy / running.mutant.file).write_text(running.original, "utf-8")
+    output = running.log.read_text("utf-8", errors="replace")
+    return (None if status is None else os.waitstatus_to_exitcode(status)), output
+
+
+def schedule(jobs: list[tuple[Mutant | None, tuple[str, ...]]], copies: list[Path],
+             env: dict[str, str]) -> Iterator[tuple[Running, int | None, str]]:
+    """Runs ``jobs`` as many at a time as there are copies; yields each as it ends."""
+    pending, free = list(jobs), list(copies)
+    running: dict[int, Running] = {}
+    while pending or running:
+        while pending and free:
+            mutant, tests = pending.pop(0)
+            pid, job = start(mutant, tests, free.pop(), env)
+            running[pid] = job
+        pid, waited = os.waitpid(-1, os.WNOHANG)
+        status: int | None = waited
+        timed_out = [p for p, job in running.items()
+                     if time.perf_counter() - job.began > TIMEOUT_S]
+        if pid == 0 and timed_out:
+            pid = timed_out[0]
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            status = None
+        elif pid == 0:
+            time.sleep(0.02)
+            continue
+        job = running.pop(pid)
+        free.append(job.copy)
+        yield job, *finish(job, status)
+
+
 def baseline(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> None:
     """The mutants' tests pass on the code as it is, or every mutant would look killed (an
     environment unlike the suite's once failed them all): stop, saying why."""
-    tests = sorted({test for m in mutants for test in m.tests})
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-         "-p", "no:randomly", "--hypothesis-seed=0", *tests],
-        cwd=copy, env=env, capture_output=True, text=True, timeout=TIMEOUT_S * 3)
-    if done.returncode != 0:
-        print(done.stdout[-3000:], file=sys.stderr)
-        sys.exit("the mutants' tests fail without a mutant: fix that first")
+    tests = tuple(sorted({test for m in mutants for test in m.tests}))
+    for _, code, output in schedule([(None, tests)], [copy], env):
+        if code != 0:
+            print(output[-3000:], file=sys.stderr)
+            sys.exit("the mutants' tests fail without a mutant: fix that first")
 
 
-def run(mutant: Mutant, copy: Path, env: dict[str, str]) -> Outcome:
-    original = check(mutant)
-    target = copy / mutant.file
-    target.write_text(original.replace(mutant.old, mutant.new), "utf-8")
-    began = time.perf_counter()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-             "-p", "no:randomly", "--hypothesis-seed=0", *mutant.tests],
-            cwd=copy, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return Outcome(mutant, True, time.perf_counter() - began, "timeout")
-    finally:
-        target.write_text(original, "utf-8")
-    failed = [line.split(" ", 1)[1].split(" - ")[0] for line in done.stdout.splitlines()
+def outcome(job: Running, code: int | None, output: str) -> Outcome:
+    assert job.mutant is not None
+    seconds = time.perf_counter() - job.began
+    if code is None:
+        return Outcome(job.mutant, True, seconds, "timeout")
+    failed = [line.split(" ", 1)[1].split(" - ")[0] for line in output.splitlines()
               if line.startswith(("FAILED ", "ERROR tests"))]
-    if done.returncode not in (0, 1) and not failed:  # 1: tests failed; else: could not run
-        raise SystemExit(f"mutant {mutant.name!r}: pytest exited {done.returncode}\n"
-                         f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-    killed = done.returncode != 0
-    return Outcome(mutant, killed, time.perf_counter() - began,
+    if code not in (0, 1) and not failed:  # 1: tests failed; else: could not run
+        raise SystemExit(f"mutant {job.mutant.name!r}: pytest exited {code}\n{output[-3000:]}")
+    killed = code != 0
+    return Outcome(job.mutant, killed, seconds,
                    failed[0] if killed and failed else ("killed" if killed else "survived"))
 
 
@@ -205,6 +298,8 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--shared", action="store_true",
                         help="on the suite's test Neo4j, not a fresh one of the run's own")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="pure mutants run this many at a time (those over Neo4j, one)")
     parser.add_argument("--min-rate", type=float, default=0.9)
     args = parser.parse_args()
     mutants = [m for m in load()
@@ -220,25 +315,31 @@ def main() -> None:
     # Stopped (a timeout's SIGTERM, a CI job cancelled): unwind, so the run's own Neo4j stops
     # and its home and the scratch copy go, instead of being left running.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    copy, outcomes = scratch_copy(), []
+    copies, outcomes = [scratch_copy() for _ in range(max(args.jobs, 1))], []
     needs_store = not args.shared and not all(m.pure for m in mutants)
     try:
         with own_store() if needs_store else contextlib.nullcontext() as store:
-            outcomes = run_all(mutants, copy, environment(store))
+            outcomes = run_all(mutants, copies, environment(store))
     finally:
-        shutil.rmtree(copy, ignore_errors=True)
+        for copy in copies:
+            shutil.rmtree(copy, ignore_errors=True)
     sys.exit(0 if report(outcomes, args.min_rate) else 1)
 
 
-def run_all(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> list[Outcome]:
-    baseline(mutants, copy, env)
-    outcomes = []
-    for i, mutant in enumerate(mutants, start=1):
-        outcome = run(mutant, copy, env)
-        outcomes.append(outcome)
-        print(f"[{i}/{len(mutants)}] {'killed ' if outcome.killed else 'SURVIVED'} "
-              f"{mutant.module}: {mutant.name} ({outcome.seconds:.0f} s; {outcome.how})",
-              flush=True)
+def run_all(mutants: list[Mutant], copies: list[Path], env: dict[str, str]) -> list[Outcome]:
+    """The pure mutants as many at a time as there are copies; those over Neo4j one at a
+    time (they share its store: the embedding queue, the webhook dispatcher)."""
+    preload()
+    baseline(mutants, copies[0], env)
+    outcomes: list[Outcome] = []
+    for group, slots in (([m for m in mutants if m.pure], copies),
+                         ([m for m in mutants if not m.pure], copies[:1])):
+        for job, code, output in schedule([(m, m.tests) for m in group], slots, env):
+            done = outcome(job, code, output)
+            outcomes.append(done)
+            print(f"[{len(outcomes)}/{len(mutants)}] "
+                  f"{'killed ' if done.killed else 'SURVIVED'} {done.mutant.module}: "
+                  f"{done.mutant.name} ({done.seconds:.0f} s; {done.how})", flush=True)
     return outcomes
 
 

@@ -21,7 +21,7 @@ def test_every_mutant_still_applies() -> None:
 
 def test_the_pure_mutants_are_killed() -> None:
     done = subprocess.run([sys.executable, str(MUTANTS.with_name("mutate.py")), "--pure",
-                           "--min-rate", "1.0"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=900)
+                           "--jobs", "2", "--min-rate", "1.0"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "SURVIVED" not in done.stdout
