@@ -28,7 +28,7 @@ os.environ.setdefault("GRAPHMEM_HOME", str(ROOT / ".graphmem" / "bench"))
 os.environ.setdefault("GRAPHMEM_LOCAL_BOLT_PORT", "27687")
 os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27474")
 
-from common import fresh_local_neo4j  # noqa: E402  (bench/ is the script's directory)
+from common import fresh_local_neo4j, percentile  # noqa: E402  (bench/ is the script's directory)
 from locomo import load  # noqa: E402
 
 from graphmem.archive import stores, tiering  # noqa: E402
@@ -68,11 +68,6 @@ async def latencies(db: Database, embedder: WordLlamaEmbedder, queries: list[str
         await search(db, NS, SearchQuery(text=text, limit=10, kinds=(Kind.EPISODE,)), embedder)
         samples.append((time.perf_counter() - began) * 1000)
     return samples
-
-
-def pct(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def bench(args: argparse.Namespace) -> None:
@@ -126,7 +121,8 @@ async def bench(args: argparse.Namespace) -> None:
     print(f"\nsearch over episodes, {len(questions)} LoCoMo questions")
     print(f"{'':<22}{'p50 ms':>8}{'p95 ms':>8}")
     for label, samples in (("nothing archived", before), ("half archived", after)):
-        print(f"{label:<22}{statistics.median(samples):>8.1f}{pct(samples, 0.95):>8.1f}")
+        print(f"{label:<22}{statistics.median(samples):>8.1f}"
+              f"{percentile(samples, 0.95):>8.1f}")
 
 
 async def _archived_ids(db: Database) -> list[str]:

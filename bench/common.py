@@ -4,10 +4,13 @@ wrote, so runs do not pile up."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -75,3 +78,43 @@ async def delete_namespaces(db: Database, namespaces: list[str],
             result = await session.run("MATCH (k:ApiKey {name: $name}) DELETE k",
                                        {"name": key_name})
             await result.consume()
+
+
+async def timed(work: Callable[[], Awaitable[Any]], repeat: int) -> list[float]:
+    """Seconds each of ``repeat`` runs of ``work`` took."""
+    samples = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        await work()
+        samples.append(time.perf_counter() - began)
+    return samples
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """The ``q`` quantile of ``samples`` (nearest rank), in their unit."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of a process: by default this one, which hosts the service (app,
+    driver, the embedding model for queries)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def background_rss_mb() -> float:
+    """Resident memory of the background process embedding the backlog (its own copy of the
+    model): this process's spawned child (the local Neo4j is a child too, not counted)."""
+    total = 0.0
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            # The parent's pid is the second field after the name, which is in parentheses.
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent == os.getpid() and b"spawn_main" in (proc / "cmdline").read_bytes():
+                total += rss_mb(proc.name)
+        except (OSError, ValueError, IndexError):
+            continue  # exited meanwhile
+    return total

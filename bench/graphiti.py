@@ -36,7 +36,7 @@ os.environ.setdefault("GRAPHMEM_LOCAL_HTTP_PORT", "27476")
 os.environ.setdefault("GRAPHMEM_RATE_LIMIT_PER_MINUTE", "0")
 os.environ.setdefault("GRAPHMEM_WORKERS", "0")
 
-from common import delete_namespaces, fresh_local_neo4j, serving  # noqa: E402  (bench/ is the script's directory)
+from common import delete_namespaces, fresh_local_neo4j, percentile, serving  # noqa: E402  (bench/ is the script's directory)
 
 from graphmem.core.config import get_settings  # noqa: E402
 from graphmem.db.database import connect  # noqa: E402
@@ -67,11 +67,6 @@ def workload(facts: int, queries: int) -> dict[str, Any]:
     return {"facts": made, "queries": asked}
 
 
-def pct(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 async def graphmem_side(work: dict[str, Any], batch: int) -> dict[str, float]:
     settings = get_settings().model_copy(update={"embedder": "wordllama"})
     server = fresh_local_neo4j(LocalNeo4j.from_settings(settings))
@@ -100,7 +95,7 @@ async def graphmem_side(work: dict[str, Any], batch: int) -> dict[str, float]:
     server.stop()
     timed_facts = len(facts) - batch
     return {"ingest_per_s": timed_facts / written, "searchable_per_s": timed_facts / searchable,
-            "search_p50": statistics.median(samples), "search_p95": pct(samples, 0.95)}
+            "search_p50": statistics.median(samples), "search_p95": percentile(samples, 0.95)}
 
 
 def graphiti_venv() -> Path:

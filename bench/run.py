@@ -46,10 +46,14 @@ os.environ.setdefault("GRAPHMEM_WORKERS", "0")  # no pipeline worker polling bes
 # bench/ is the script's directory:
 from common import (  # noqa: E402
     GraphQL,
+    background_rss_mb,
     delete_namespaces,
     episodes,
     fresh_local_neo4j,
+    percentile,
+    rss_mb,
     serving,
+    timed,
 )
 
 from graphmem.core.config import get_settings  # noqa: E402
@@ -235,20 +239,6 @@ async def ingest_side_by_side(gql: GraphQL, db: Database, ns: str, ns_raw: str,
             for side, seconds in spent.items()}
 
 
-async def timed(work: Callable[[], Awaitable[Any]], repeat: int) -> list[float]:
-    samples = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        await work()
-        samples.append(time.perf_counter() - began)
-    return samples
-
-
-def pct(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-
 async def bench(args: argparse.Namespace) -> None:
     settings = get_settings()
     server = LocalNeo4j.from_settings(settings)
@@ -334,7 +324,7 @@ async def bench(args: argparse.Namespace) -> None:
                 reads[label][0].extend(await timed(api_work, max(1, args.lookups // ROUNDS)))
                 reads[label][1].extend(await timed(raw_work, max(1, args.lookups // ROUNDS)))
         api_samples, raw_samples = reads.pop("fact lookup")
-        rss_mb, background_mb = _rss_mb(), _background_rss_mb()
+        service_mb, background_mb = rss_mb(), background_rss_mb()
         topics = iter(range(10**9))
 
         async def api_search() -> None:
@@ -403,7 +393,8 @@ async def bench(args: argparse.Namespace) -> None:
     print(f"{'  write path only (no embedder)':<34}{plain_rate:>14.0f}{raw_rate:>14.0f}"
           f"{plain_rate / raw_rate:>8.2f}x")
     for label, q in (("fact lookup p50 (ms)", 0.5), ("fact lookup p95 (ms)", 0.95)):
-        api_ms, raw_ms = pct(api_samples, q), pct(raw_samples, q)
+        api_ms, raw_ms = (percentile(api_samples, q) * 1000,
+                          percentile(raw_samples, q) * 1000)
         print(f"{label:<34}{api_ms:>14.2f}{raw_ms:>14.2f}{api_ms / raw_ms:>8.2f}x")
     print(f"{'fact lookup mean (ms)':<34}{statistics.mean(api_samples) * 1000:>14.2f}"
           f"{statistics.mean(raw_samples) * 1000:>14.2f}")
@@ -413,10 +404,11 @@ async def bench(args: argparse.Namespace) -> None:
           f"{raw_facts_rate:>14.0f}{plain_facts_rate / raw_facts_rate:>8.2f}x")
     for label, (api_read_samples, raw_read_samples) in reads.items():
         for tag, q in (("p50", 0.5), ("p95", 0.95)):
-            api_ms, raw_ms = pct(api_read_samples, q), pct(raw_read_samples, q)
+            api_ms, raw_ms = (percentile(api_read_samples, q) * 1000,
+                              percentile(raw_read_samples, q) * 1000)
             print(f"{label + ' ' + tag + ' (ms)':<34}{api_ms:>14.2f}{raw_ms:>14.2f}"
                   f"{api_ms / raw_ms:>8.2f}x")
-    print(f"{'service process RSS (MB)':<34}{rss_mb:>14.0f}")
+    print(f"{'service process RSS (MB)':<34}{service_mb:>14.0f}")
     print(f"{'  its background process (MB)':<34}{background_mb:>14.0f}")
     print(f"\nretrieval over {args.episodes} episodes, {args.searches} queries each; baselines: "
           "one raw vector-index query; one raw statement querying the episodes' fulltext and "
@@ -430,36 +422,13 @@ async def bench(args: argparse.Namespace) -> None:
         print(f"{'':<34}{'graphmem':>14}{heading:>22}")
         for name in names:
             for label, q in (("p50", 0.5), ("p95", 0.95)):
-                api_ms, raw_ms = pct(samples[name], q), pct(samples[baseline], q)
+                api_ms, raw_ms = (percentile(samples[name], q) * 1000,
+                                  percentile(samples[baseline], q) * 1000)
                 print(f"{name + ' ' + label + ' (ms)':<34}{api_ms:>14.2f}{raw_ms:>22.2f}"
                       f"{api_ms / raw_ms:>8.2f}x")
     print("\nwhere a search spends its Cypher time (mean ms per search, by statement)")
     for statement, seconds in sorted(search_profile.items(), key=lambda kv: -kv[1])[:8]:
         print(f"  {statement:<32}{seconds / PROFILED * 1000:>8.2f}")
-
-
-def _rss_mb(pid: int | str = "self") -> float:
-    """Resident memory of a process: by default this one, which hosts the service (app,
-    driver, the embedding model for queries)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def _background_rss_mb() -> float:
-    """Resident memory of the background process embedding the backlog (its own copy of the
-    model): this process's spawned child (the local Neo4j is a child too, not counted)."""
-    total = 0.0
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            # The parent's pid is the second field after the name, which is in parentheses.
-            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if parent == os.getpid() and b"spawn_main" in (proc / "cmdline").read_bytes():
-                total += _rss_mb(proc.name)
-        except (OSError, ValueError, IndexError):
-            continue  # exited meanwhile
-    return total
 
 
 def _statement_seconds() -> dict[str, float]:
