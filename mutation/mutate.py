@@ -41,7 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = Path(__file__).with_name("mutants.toml")
-TIMEOUT_S = 300
+TIMEOUT_S = 300  # one mutant's tests
+BASELINE_TIMEOUT_S = 2400  # all of them at once, on a busy machine
 
 
 @dataclass(frozen=True)
@@ -185,11 +186,12 @@ class Running:
     copy: Path
     log: Path
     began: float
+    timeout: float
     original: str = ""  # the planted file's text, put back when it ends
 
 
 def start(mutant: Mutant | None, tests: tuple[str, ...], copy: Path,
-          env: dict[str, str]) -> tuple[int, Running]:
+          env: dict[str, str], timeout: float) -> tuple[int, Running]:
     """Plants ``mutant`` in ``copy`` and forks its pytest; restored by ``finish``."""
     original = ""
     if mutant is not None:
@@ -201,7 +203,7 @@ def start(mutant: Mutant | None, tests: tuple[str, ...], copy: Path,
     pid = os.fork()
     if pid == 0:
         _pytest_child(tests, copy, env, log)
-    return pid, Running(mutant, copy, log, time.perf_counter(), original)
+    return pid, Running(mutant, copy, log, time.perf_counter(), timeout, original)
 
 
 def finish(running: Running, status: int | None) -> tuple[int | None, str]:
@@ -213,19 +215,21 @@ def finish(running: Running, status: int | None) -> tuple[int | None, str]:
 
 
 def schedule(jobs: list[tuple[Mutant | None, tuple[str, ...]]], copies: list[Path],
-             env: dict[str, str]) -> Iterator[tuple[Running, int | None, str]]:
-    """Runs ``jobs`` as many at a time as there are copies; yields each as it ends."""
+             env: dict[str, str], timeout: float = TIMEOUT_S
+             ) -> Iterator[tuple[Running, int | None, str]]:
+    """Runs ``jobs`` as many at a time as there are copies; yields each as it ends (a job
+    running longer than ``timeout`` seconds is killed: its code is None)."""
     pending, free = list(jobs), list(copies)
     running: dict[int, Running] = {}
     while pending or running:
         while pending and free:
             mutant, tests = pending.pop(0)
-            pid, job = start(mutant, tests, free.pop(), env)
+            pid, job = start(mutant, tests, free.pop(), env, timeout)
             running[pid] = job
         pid, waited = os.waitpid(-1, os.WNOHANG)
         status: int | None = waited
         timed_out = [p for p, job in running.items()
-                     if time.perf_counter() - job.began > TIMEOUT_S]
+                     if time.perf_counter() - job.began > job.timeout]
         if pid == 0 and timed_out:
             pid = timed_out[0]
             with contextlib.suppress(ProcessLookupError):
@@ -244,7 +248,10 @@ def baseline(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> None:
     """The mutants' tests pass on the code as it is, or every mutant would look killed (an
     environment unlike the suite's once failed them all): stop, saying why."""
     tests = tuple(sorted({test for m in mutants for test in m.tests}))
-    for _, code, output in schedule([(None, tests)], [copy], env):
+    timeout = BASELINE_TIMEOUT_S
+    for _, code, output in schedule([(None, tests)], [copy], env, timeout):
+        if code is None:
+            sys.exit(f"the mutants' tests took over {timeout} s without a mutant")
         if code != 0:
             print(output[-3000:], file=sys.stderr)
             sys.exit("the mutants' tests fail without a mutant: fix that first")
