@@ -35,7 +35,14 @@ def episodes(n: int, prefix: str) -> list[dict[str, Any]]:
 def fresh_local_neo4j(server: LocalNeo4j) -> LocalNeo4j:
     """Start ``server`` on an empty store. A reused one carries the Lucene tombstones of
     earlier runs' deleted nodes, and its vector queries slow down: 4.5 ms became 19.7 ms for
-    the same raw query after one experiment's 15,000 embedded nodes were deleted."""
+    the same raw query after one experiment's 15,000 embedded nodes were deleted.
+
+    Only a bench home is emptied: a bench started with the test suite's environment (its
+    GRAPHMEM_HOME wins over the bench's default) once stopped and emptied the suite's store
+    under running tests."""
+    if not server.home.parent.name.startswith("bench"):  # home: <GRAPHMEM_HOME>/neo4j
+        raise SystemExit(f"refusing to empty {server.home}: not a bench home (GRAPHMEM_HOME "
+                         "points at another store; run benches with bin/bench)")
     server.stop()
     shutil.rmtree(server.home / "data", ignore_errors=True)
     server.start()
