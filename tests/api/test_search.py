@@ -14,6 +14,7 @@ from graphmem.db.database import Database
 from graphmem.retrieval import search
 from graphmem.retrieval.at_once import at_once
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
+from graphmem.retrieval.search import engine
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
 from tests.support.graph import delete_namespace
@@ -193,7 +194,10 @@ async def test_every_retriever_stays_in_its_namespace(gql: GraphQLClient, db: Da
 
 
 async def test_nearest_vectors_crowded_by_another_namespace_are_looked_for_further(
-        gql: GraphQLClient, db: Database, ns: str) -> None:
+        gql: GraphQLClient, db: Database, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A namespace too large to scan (here: any) asks the shared index, and looks further
+    when other namespaces' closer vectors fill the first look."""
+    monkeypatch.setattr(engine, "EXACT_VECTORS_BELOW", 0)
     crowd = f"{ns}-crowd"
     try:  # closer matches elsewhere fill the first look (2 nearest) and then some
         await gql.ok(RECORD, ns=crowd, eps=[
@@ -207,6 +211,45 @@ async def test_nearest_vectors_crowded_by_another_namespace_are_looked_for_furth
             retrievers=frozenset({"vector"})), WordLlamaEmbedder())
         assert [h.id for h in result.hits] == [
             created["recordEpisodes"]["episodes"][0]["id"]]
+    finally:
+        await delete_namespace(db, crowd)
+
+
+async def test_a_small_namespace_scans_its_own_vectors_whatever_crowds_the_index(
+        gql: GraphQLClient, db: Database, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another tenant holding more exact copies of the question than the index's furthest
+    look (VECTOR_RETRY_K) hides this namespace's nearest turn from the index, not from the
+    exact scan a namespace below EXACT_VECTORS_BELOW gets; and the scan scores as the index
+    does (cosine, 0..1), so min_similarity means the same on both paths."""
+    crowd = f"{ns}-crowd"
+    question = "Planning the alpine hiking trip"
+    try:  # one session each: no turn before it, so every copy has the question's vector
+        copies = engine.VECTOR_RETRY_K + 20
+        for first in range(0, copies, 200):
+            await gql.ok(RECORD, ns=crowd, eps=[
+                {**said(f"c{i}", "2026-10-05T09:00:00Z", question), "sessionId": f"s{i}"}
+                for i in range(first, min(first + 200, copies))])
+        created = await gql.ok(RECORD, ns=ns, eps=[
+            said("mine", "2026-10-05T09:00:00Z", "We are planning some alpine hikes"),
+            said("other", "2026-10-05T09:01:00Z", "The invoice is due on Friday")])
+        mine = created["recordEpisodes"]["episodes"][0]["id"]
+        await embed_all_pending(db, WordLlamaEmbedder(), 512)
+        query = search.SearchQuery(question, limit=2, kinds=(search.Kind.EPISODE,),
+                                   retrievers=frozenset({"vector"}))
+        scanned = await search.search(db, Namespace(ns), query, WordLlamaEmbedder())
+        assert scanned.hits[0].id == mine
+        monkeypatch.setattr(engine, "EXACT_VECTORS_BELOW", 0)
+        indexed = await search.search(db, Namespace(ns), query, WordLlamaEmbedder())
+        assert mine not in [h.id for h in indexed.hits]  # what the scan is for
+        vector = (await WordLlamaEmbedder().embed([question]))[0]
+        scored = (await db.driver.execute_query(
+            "MATCH (e:Episode {ns: $ns, id: $id}) "
+            "CALL db.index.vector.queryNodes('episode_embedding', 2000, $v) YIELD node, score "
+            "WITH e, node, score WHERE node = e "
+            "RETURN score, vector.similarity.cosine(e.embedding, $v) AS scanned",
+            {"ns": ns, "id": mine, "v": vector}))[0]
+        # the same scale, within the index's quantised vectors (8e-4 apart here)
+        assert scored and abs(scored[0]["score"] - scored[0]["scanned"]) < 5e-3
     finally:
         await delete_namespace(db, crowd)
 
