@@ -73,7 +73,6 @@ ALLOWED = {
     ("graphmem.observability.tracing", "_provider"): "LATER: the tracer, onto the runtime",
     ("graphmem.retrieval.background", "_executor"): "LATER: the background process",
     ("graphmem.retrieval.background", "requests"): "LATER: requests in flight, per app",
-    ("graphmem.governance.erasure", "_SECRETS"): "LATER: the erasure secret, per database",
 }
 GLOBALS_LEFT = {"graphmem.observability.tracing", "graphmem.retrieval.background"}  # LATER
 # Constant by nature: values that cannot change, and values that hold per task or per

@@ -255,10 +255,19 @@ class Database:
     round_trips: int = field(default=0)
     health: Health = field(default_factory=Health)
     held: Mapping[Slot[Any], Any] = field(default_factory=dict, repr=False)
+    # What the layers above learned from this database and keep while its driver lives
+    # (the erasure secret): shared by its copies, as ``health`` is.
+    learned: dict[Slot[Any], Any] = field(default_factory=dict, repr=False)
 
     def get(self, slot: Slot[T]) -> T | None:
         """What this database holds in ``slot`` (None: nothing)."""
         return cast("T | None", self.held.get(slot))
+
+    async def learn(self, slot: Slot[T], read: Callable[[], Awaitable[T]]) -> T:
+        """What ``read`` gives, read once for this database and its copies."""
+        if slot not in self.learned:
+            self.learned[slot] = await read()
+        return cast(T, self.learned[slot])
 
     def holding(self, slot: Slot[T], value: T | None) -> Database:
         """This database (its driver, its health) holding ``value`` in ``slot``: a copy, so

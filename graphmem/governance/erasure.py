@@ -25,7 +25,7 @@ from graphmem.core.errors import ConcurrentChange, DecryptionFailed, InvalidInpu
 from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import maybe_datetime, to_native
-from graphmem.db.database import Database, Tx
+from graphmem.db.database import Database, Slot, Tx
 from graphmem.episodes.store import earliest_per_session, resolve_refs
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
@@ -62,7 +62,7 @@ PROBE_CHARS = 200
 WITHDRAWN = "[withdrawn: content it covered was erased]"
 
 
-_SECRETS: dict[str, bytes] = {}  # per database: the erasure secret, read once
+SECRET: Slot[bytes] = Slot("erasure secret")  # read once per database
 
 
 async def digest(db: Database, ns: str) -> str:
@@ -70,11 +70,13 @@ async def digest(db: Database, ns: str) -> str:
     HMAC under the service's own secret. A plain SHA-256 of a name was reversed by guessing
     names (``acme/user-1``, ``acme/user-2``…); this one only the service can recompute, to
     find the receipt of a namespace an operator names."""
-    key = f"{db.uri}/{db.name}"
-    if key not in _SECRETS:
-        row = (await db.write("system/erasure_secret", candidate=secrets.token_hex(32)))[0]
-        _SECRETS[key] = bytes.fromhex(row["secret"])
-    return "hmac-sha256:" + hmac.new(_SECRETS[key], ns.encode(), hashlib.sha256).hexdigest()
+    secret = await db.learn(SECRET, lambda: _secret(db))
+    return "hmac-sha256:" + hmac.new(secret, ns.encode(), hashlib.sha256).hexdigest()
+
+
+async def _secret(db: Database) -> bytes:
+    row = (await db.write("system/erasure_secret", candidate=secrets.token_hex(32)))[0]
+    return bytes.fromhex(row["secret"])
 
 
 async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
