@@ -205,7 +205,8 @@ async def test_an_object_left_in_the_archive_leaves_the_receipt_unverified(
     here = Namespace(ns)
     await gql.ok("""mutation($ns: String!) { markSessionEphemeral(namespace: $ns,
         sessionId: "s1", idleMinutes: 30) { idleMinutes } }""", ns=ns)
-    monkeypatch.setattr(stores, "_store", _Unreachable(store.root))
+    runtime = app.state.runtime  # the app's database, its store away
+    monkeypatch.setattr(runtime, "db", runtime.db.holding(stores.STORE, _Unreachable(store.root)))
     closed = await gql.ok("""mutation($ns: String!) { closeSession(namespace: $ns,
         sessionId: "s1") { verified remainingNodes } }""", ns=ns)
     assert closed["closeSession"] == {"verified": False, "remainingNodes": 2}
