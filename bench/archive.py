@@ -74,9 +74,9 @@ async def bench(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         settings = get_settings().model_copy(update={"embedder": "wordllama",
                                                      "archive_url": Path(folder).as_uri()})
-        store = stores.install_from(settings)
         fresh_local_neo4j(LocalNeo4j.from_settings(settings))
-        db = await connect(settings)
+        db = stores.attach(await connect(settings), settings)
+        store = stores.required(db)
         await migrations.apply(db)
         embedder = WordLlamaEmbedder()
         await embeddings.ensure_space(db, embedder)

@@ -26,6 +26,7 @@ from graphmem.api.exports import export_route
 from graphmem.api.gate import Gate
 from graphmem.api.http import graphql_routes
 from graphmem.archive import stores as archive_stores
+from graphmem.archive.stores import ArchiveStore
 from graphmem.console import assets
 from graphmem.console import routes as console
 from graphmem.core.config import Settings, get_settings
@@ -42,6 +43,7 @@ from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.retrieval.usage import UsageLog
 from graphmem.security import encryption, namespace_keys
+from graphmem.security.encryption import Keyring
 
 log = logging.getLogger(__name__)
 
@@ -113,18 +115,30 @@ def _say_if_assets_missing() -> None:
                     ", ".join(gone), assets.MISSING_HINT)
 
 
+def equip(db: Database, keyring: Keyring | None, store: ArchiveStore | None) -> Database:
+    """``db`` holding what the process's settings give it: the keyring of encryption at rest
+    (with the hook loading a namespace's key, and the migrations' way to read content) and
+    the archive store. Each app, CLI command or test equips its own database, so two in one
+    process share neither (as two drivers share no configuration)."""
+    return namespace_keys.attach(db, keyring).holding(archive_stores.STORE, store)
+
+
+def equipped(db: Database, settings: Settings) -> Database:
+    """``db`` equipped as ``settings`` say (the CLI's commands, tests)."""
+    return equip(db, encryption.configured(settings), archive_stores.open_store(settings))
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
-    encryption.install_from(settings)
-    namespace_keys.install()
-    archive_stores.install_from(settings)
+    # Read now, so a bad key or archive URL stops the app before it starts.
+    keyring, store = encryption.configured(settings), archive_stores.open_store(settings)
     tracing.configure(settings)
     gate = Gate(settings)  # one policy (keys, rates, sizes) for every route and transport
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _say_if_assets_missing()
-        db = open_database(settings)
+        db = equip(open_database(settings), keyring, store)
         runtime = Runtime(settings=settings, db=db, embedder=embeddings.make_embedder(settings),
                           worker=Worker(db, settings), events=Feed(db, settings.event_poll_s))
         runtime._task = asyncio.create_task(runtime.become_ready())

@@ -22,7 +22,6 @@ from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
 from graphmem.retrieval import background
-from graphmem.security import namespace_keys
 
 T = TypeVar("T")
 
@@ -74,7 +73,10 @@ def ensure_neo4j(settings: Settings) -> None:
 
 def with_database(work: Callable[[Database], Awaitable[T]]) -> T:
     async def run() -> T:
-        db = await connect(get_settings())
+        from graphmem.app import equipped
+
+        settings = get_settings()
+        db = equipped(await connect(settings), settings)  # its keys, its archive store
         try:
             return await work(db)
         finally:
@@ -186,11 +188,8 @@ def keys_revoke(key_id: str = typer.Argument(..., help="The id shown by `keys li
 def reembed() -> None:
     """Rebuild the vector indexes for the configured embedder and embed everything again."""
     from graphmem.retrieval import embeddings
-    from graphmem.security import encryption
 
     settings = get_settings()
-    encryption.install_from(settings)
-    namespace_keys.install()
     embedder = embeddings.make_embedder(settings)
     if embedder is None:
         raise GraphmemError("GRAPHMEM_EMBEDDER is none: nothing to embed with")
@@ -219,16 +218,11 @@ def export_namespace(
         "only into the same namespace under the same keys).")),
 ) -> None:
     """Write a namespace's whole memory as JSON Lines (docs/export-format.md)."""
-    from graphmem.archive import stores as archive_stores
     from graphmem.core.namespaces import parse_namespace
     from graphmem.portability.exporting import export
     from graphmem.portability.format import line
-    from graphmem.security import encryption
 
     settings = get_settings()
-    encryption.install_from(settings)
-    namespace_keys.install()
-    archive_stores.install_from(settings)  # archived content goes into the file
     ns = parse_namespace(namespace)
 
     async def work(db: Database) -> int:
@@ -272,11 +266,8 @@ def import_file(
     from graphmem.db import migrations
     from graphmem.portability import graphiti, mem0
     from graphmem.portability.importing import import_lines
-    from graphmem.security import encryption
 
     settings = get_settings()
-    encryption.install_from(settings)
-    namespace_keys.install()
     if kind not in ("graphmem", "mem0", "graphiti"):
         raise typer.BadParameter("--from is graphmem, mem0 or graphiti")
     converted: list[str] | None = None  # another system's memories, as an export's lines
@@ -414,11 +405,8 @@ def encryption_new_key(key_id: str = typer.Argument("k1", help="An id for the ke
 def encryption_rotate() -> None:
     """Re-encrypt every episode under the first key (also seals pre-encryption episodes)."""
     from graphmem.episodes.key_rotation import rotate
-    from graphmem.security import encryption
 
     settings = get_settings()
-    encryption.install_from(settings)
-    namespace_keys.install()
     ensure_neo4j(settings)
 
     async def work(db: Database) -> int:
@@ -436,18 +424,13 @@ def worker(
     """Run the background work alone, beside or instead of `serve`'s: pipeline jobs
     (extraction, summaries), webhook deliveries and, unless GRAPHMEM_EMBEDDING_WORKER=false,
     embeddings."""
-    from graphmem.archive import stores as archive_stores
     from graphmem.db import migrations
     from graphmem.events import webhooks
     from graphmem.observability import logs, tracing
     from graphmem.pipelines.worker import Worker, run_workers
     from graphmem.retrieval import embeddings
-    from graphmem.security import encryption
 
     settings = get_settings()
-    encryption.install_from(settings)
-    namespace_keys.install()
-    archive_stores.install_from(settings)
     tracing.configure(settings)
     ensure_neo4j(settings)
     logs.configure(settings.log_level, settings.log_json)

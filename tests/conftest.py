@@ -80,7 +80,9 @@ def local_neo4j(settings: Settings) -> LocalNeo4j:
 
 @pytest.fixture(scope="session")
 async def db(settings: Settings, local_neo4j: LocalNeo4j) -> AsyncIterator[Database]:
-    database = await connect(settings)
+    from graphmem.app import equipped  # here: a unit test needs neither the app nor its imports
+
+    database = equipped(await connect(settings), settings)  # its keys, its archive store
     await migrations.apply(database)
     yield database
     await database.close()

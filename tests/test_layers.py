@@ -29,6 +29,7 @@ too); a test fails naming the import that climbs.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import graphmem
@@ -87,3 +88,51 @@ def test_the_check_sees_a_climbing_import(tmp_path: Path) -> None:
     written.write_text("from graphmem.api import schema\nfrom graphmem import db\n"
                        "def f():\n    import graphmem.app\n")
     assert [m for _, m in _imports(written)] == ["graphmem.api", "graphmem.db", "graphmem.app"]
+
+
+def _layout() -> str:
+    readme = (PACKAGE.parent / "README.md").read_text("utf-8")
+    return readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _entries(layout: str) -> dict[str, str]:
+    """The tree's entries (``api/``, ``cli.py app.py``, ``cypher/``…) with their text, lines
+    that continue one included."""
+    tree = layout.split("```text\ngraphmem/\n", 1)[1].split("```", 1)[0]
+    entries: dict[str, str] = {}
+    name = ""
+    for line in tree.splitlines():
+        if (line.startswith("  ") and not line.startswith("   ")) or not line.startswith(" "):
+            name, _, text = line.strip().partition("  ")
+            entries[name] = text
+        else:
+            entries[name] += " " + line.strip()
+    return entries
+
+
+def test_the_readme_layout_names_every_part_and_module() -> None:
+    """README's Layout: its diagram names every layer of LAYERS in order, and its tree every
+    package of graphmem with each of its modules (and subpackages)."""
+    layout = _layout()
+    diagram = layout.split("```text\n", 1)[1].split("```", 1)[0]
+    named = [w for w in re.split(r"[\s,─▶]+", diagram) if w]
+    assert named == LAYERS, "the Layout diagram and LAYERS list the layers differently"
+    entries = _entries(layout)
+    missing = []
+    for part in LAYERS:
+        package = PACKAGE / part
+        if not package.is_dir():
+            if not any(f"{part}.py" in name.split() for name in entries):
+                missing.append(f"{part}.py")
+            continue
+        if f"{part}/" not in entries:
+            missing.append(f"{part}/")
+            continue
+        words = set(re.findall(r"[a-z0-9_]+/?", entries[f"{part}/"]))
+        for path in sorted(package.rglob("*.py")):
+            if path.stem != "__init__" and path.stem not in words:
+                missing.append(f"{part}/{path.relative_to(package)}")
+        for sub in sorted(p for p in package.iterdir() if (p / "__init__.py").exists()):
+            if f"{sub.name}/" not in words:
+                missing.append(f"{part}/{sub.name}/")
+    assert not missing, "README's Layout does not name: " + ", ".join(missing)

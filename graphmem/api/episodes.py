@@ -231,4 +231,4 @@ async def rehydrate(
     ns = ctx.namespace(namespace)
     batch_size(len(ids), 1_000, "ids")
     return [Episode.of(e) for e in await tiering.rehydrate(
-        ctx.db, archive_stores.required(), ns, [str(i) for i in ids])]
+        ctx.db, archive_stores.required(ctx.db), ns, [str(i) for i in ids])]

@@ -155,7 +155,7 @@ class Fact:
         return [Episode.of(item.episode) for item in await loader.load(str(self.id))]
 
 
-_EPISODE_BODY = {"content", "metadata"}  # what an evidence list reads only when asked
+_EPISODE_BODY = frozenset({"content", "metadata"})  # what an evidence list reads only when asked
 
 
 def evidence_loader(ctx: Context, ns: Namespace) -> DataLoader[str, list[provenance.Evidence]]:

@@ -18,7 +18,7 @@ def resolver(description: str) -> Callable[[F], F]:
     return cast(Callable[[F], F], strawberry.field(description=description))
 
 
-def selects(info: Info, names: set[str]) -> bool:
+def selects(info: Info, names: set[str] | frozenset[str]) -> bool:
     """Whether the field being resolved asks, directly or through fragments, for any of these
     subfields: a loader leaves out what nobody asked for (an episode's content)."""
     def any_of(selections: list[Any]) -> bool:

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ArchiveMissing, ConfigError
+from graphmem.db.database import Database, Slot
 
 
 class ArchiveStore(Protocol):
@@ -156,22 +157,21 @@ def open_store(settings: Settings) -> ArchiveStore:
     raise ConfigError("GRAPHMEM_ARCHIVE_URL must be file:///path or s3://bucket[/prefix]")
 
 
-_store: ArchiveStore | None = None
+STORE: Slot[ArchiveStore] = Slot("archive store")  # a database's archive (attach)
 
 
-def install_from(settings: Settings) -> ArchiveStore:
-    """The process's archive store (like the encryption keys: one per process)."""
-    global _store
-    _store = open_store(settings)
-    return _store
+def attach(db: Database, settings: Settings) -> Database:
+    """``db`` with the configured archive store: where its old episodes' content goes."""
+    return db.holding(STORE, open_store(settings))
 
 
-def active() -> ArchiveStore | None:
-    return _store
+def active(db: Database) -> ArchiveStore | None:
+    return db.get(STORE)
 
 
-def required() -> ArchiveStore:
-    """The process's archive store, for work that cannot go on without one."""
-    if _store is None:
-        raise ConfigError("no archive store is installed in this process")
-    return _store
+def required(db: Database) -> ArchiveStore:
+    """``db``'s archive store, for work that cannot go on without one."""
+    store = db.get(STORE)
+    if store is None:
+        raise ConfigError("no archive store is attached to this database")
+    return store

@@ -30,6 +30,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Row
 from graphmem.episodes.store import Episode, by_ids, resolve_refs
+from graphmem.security import encryption
 
 PLACEHOLDER = "[archived]"
 MOVED = ("content", "metadata", "context", "context_actor", "window")
@@ -87,7 +88,7 @@ async def rehydrate(db: Database, store: ArchiveStore, ns: Namespace,
     async def fetched(row: Row) -> Row:
         async with semaphore:
             data = await store.get(_own(ns, row["key"]))
-        return _unpacked(ns, row, data)
+        return _unpacked(db, ns, row, data)
 
     restored = await asyncio.gather(*(fetched(row) for row in archived))
     if restored:
@@ -118,11 +119,12 @@ def owned(ns: Namespace, keys: list[str]) -> list[str]:
     return [key for key in keys if isinstance(key, str) and shape.fullmatch(key)]
 
 
-async def read_back(store: ArchiveStore, ns: Namespace, episode: Row) -> Row:
+async def read_back(db: Database, store: ArchiveStore, ns: Namespace, episode: Row) -> Row:
     """An archived episode's moved properties (content, metadata…, as stored), read from its
     object and checked as ``rehydrate`` checks them; the graph is not changed (an export)."""
     key = episode["archive_key"]
-    return _unpacked(ns, {"episode": episode, "key": key}, await store.get(_own(ns, key)))
+    return _unpacked(db, ns, {"episode": episode, "key": key},
+                     await store.get(_own(ns, key)))
 
 
 def _own(ns: Namespace, key: str) -> str:
@@ -141,8 +143,9 @@ def _packed(ns: Namespace, row: Row) -> bytes:
     return zlib.compress(text.encode(), 6)
 
 
-def _unpacked(ns: Namespace, row: Row, data: bytes) -> Row:
-    """The graph's properties back from an object, once it is shown to be this episode's."""
+def _unpacked(db: Database, ns: Namespace, row: Row, data: bytes) -> Row:
+    """The graph's properties back from an object, once it is shown to be this episode's
+    (its content hash made with ``db``'s keys)."""
     stored, key = row["episode"], row["key"]
     try:
         payload: dict[str, Any] = json.loads(zlib.decompress(data))
@@ -152,7 +155,8 @@ def _unpacked(ns: Namespace, row: Row, data: bytes) -> Row:
             ns, stored["id"], stored["content_hash"]):
         raise ArchiveMissing(f"archive object {key} holds another episode")
     moved = {name: payload.get(name) for name in MOVED}
-    again = Episode.from_row({**stored, **moved}).as_new().content_hash(stored["content_hash"])
+    again = Episode.from_row({**stored, **moved}, db).as_new().content_hash(
+        encryption.active(db), stored["content_hash"])
     if not hmac.compare_digest(again, stored["content_hash"]):
         raise ArchiveMissing(f"archive object {key} does not match the episode's content hash")
     return {"id": stored["id"], "key": key, **moved}

@@ -4,7 +4,6 @@ env file, then defaults. Secrets are ``SecretStr`` so they never show in ``repr`
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -254,9 +253,9 @@ def env_file() -> Path:
     return Path(os.environ.get("GRAPHMEM_HOME") or ".graphmem") / "graphmem.env"
 
 
-@lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings; a bad value fails with the key's name, not a traceback."""
+    """The settings of the environment and the home's file, read anew (an app, a CLI command
+    keeps what it read); a bad value fails with the key's name, not a traceback."""
     try:
         return Settings(_env_file=env_file())
     except ValidationError as exc:

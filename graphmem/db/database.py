@@ -24,10 +24,10 @@ import logging
 import random
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from neo4j import (
     READ_ACCESS,
@@ -175,21 +175,27 @@ def _takes_ns_key(name: str) -> bool:
     return "$ns_key" in statement(name)
 
 
-# Called with each statement's namespace before it runs, when set: encryption with a key per
-# namespace loads that namespace's key there (graphmem/security/namespace_keys.py), so every
-# path that reads or writes a namespace has its key, and this layer knows nothing of keys.
+@dataclass(frozen=True, eq=False)
+class Slot(Generic[T]):
+    """A declared, typed place on a ``Database`` for what a layer above this one gives it
+    (the keyring of encryption at rest, the archive store): this layer holds the value
+    without knowing its type, and each ``Database`` (each app, CLI command or test that
+    made one) holds its own, so nothing is shared through a module of the process."""
+
+    name: str
+
+
+# Called with each statement's namespace before it runs, when held: encryption with a key
+# per namespace loads that namespace's key there (graphmem/security/namespace_keys.py), so
+# every path that reads or writes a namespace has its key, and this layer knows nothing of
+# keys.
 NamespaceHook = Callable[["Database", str], Awaitable[None]]
-_namespace_hook: NamespaceHook | None = None
-
-
-def set_namespace_hook(hook: NamespaceHook | None) -> None:
-    global _namespace_hook
-    _namespace_hook = hook
+NAMESPACE_HOOK: Slot[NamespaceHook] = Slot("namespace hook")
 
 
 async def _before(db: Database, params: dict[str, Any]) -> None:
-    if _namespace_hook is not None and isinstance(ns := params.get("ns"), str):
-        await _namespace_hook(db, ns)
+    if (hook := db.get(NAMESPACE_HOOK)) is not None and isinstance(ns := params.get("ns"), str):
+        await hook(db, ns)
 
 
 @dataclass
@@ -248,6 +254,25 @@ class Database:
     admin_timeout_s: float = 600.0  # the same for administrative work (``admin``)
     round_trips: int = field(default=0)
     health: Health = field(default_factory=Health)
+    held: Mapping[Slot[Any], Any] = field(default_factory=dict, repr=False)
+    # What the layers above learned from this database and keep while its driver lives
+    # (the erasure secret): shared by its copies, as ``health`` is.
+    learned: dict[Slot[Any], Any] = field(default_factory=dict, repr=False)
+
+    def get(self, slot: Slot[T]) -> T | None:
+        """What this database holds in ``slot`` (None: nothing)."""
+        return cast("T | None", self.held.get(slot))
+
+    async def learn(self, slot: Slot[T], read: Callable[[], Awaitable[T]]) -> T:
+        """What ``read`` gives, read once for this database and its copies."""
+        if slot not in self.learned:
+            self.learned[slot] = await read()
+        return cast(T, self.learned[slot])
+
+    def holding(self, slot: Slot[T], value: T | None) -> Database:
+        """This database (its driver, its health) holding ``value`` in ``slot``: a copy, so
+        the one it was made from holds what it held."""
+        return replace(self, held={**self.held, slot: value})
 
     @property
     def patience_s(self) -> float:

@@ -16,13 +16,14 @@ from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace
 from graphmem.core.time_expressions import event_time
 from graphmem.core.timeutil import parse_stored_datetime, to_native
-from graphmem.db.database import Database, Row, Tx
+from graphmem.db.database import Database, Row, Slot, Tx
 
 log = logging.getLogger(__name__)
-# How a stored content reads as plain text: security installs its own (encryption's reveal,
-# see namespace_keys.install; db is below security); until then content reads as stored.
+# How a stored content reads as plain text: security gives the database its own
+# (encryption's reveal, see encryption.attach; db is below security); without one, content
+# reads as stored.
 Reveal = Callable[[str | None, str], str | None]
-_reveal: Reveal = lambda content, ns: content  # noqa: E731
+REVEAL: Slot[Reveal] = Slot("reveal")
 _BEGINNING = datetime(1, 1, 2, tzinfo=UTC)  # before any episode: relink whole sessions
 TURNS_PAGE = 2_000  # turns read (and their event times written) at a time
 
@@ -73,28 +74,27 @@ async def event_times(db: Database) -> None:
         await event_times_in(db, Namespace(row["ns"]))
 
 
-def set_reveal(reveal: Reveal) -> None:
-    global _reveal
-    _reveal = reveal
-
-
 async def event_times_in(db: Database, ns: Namespace) -> None:
     """The namespace's key, when keys are per namespace, is loaded by the database's hook
-    before each statement that names ``ns`` (namespace_keys.install)."""
-    after = ""
+    before each statement that names ``ns`` (namespace_keys.attach)."""
+    after, reveal = "", db.get(REVEAL) or _as_stored
     while page := await db.read("migration_steps/turns_page", ns=ns, after=after,
                                 limit=TURNS_PAGE):
-        told = [t for turn in page if (t := _told(turn, ns)) is not None]
+        told = [t for turn in page if (t := _told(turn, ns, reveal)) is not None]
         if told:
             await db.write("migration_steps/event_times", ns=ns, told=told)
         after = page[-1]["id"]
 
 
-def _told(turn: Row, ns: Namespace) -> Row | None:
+def _as_stored(content: str | None, ns: str) -> str | None:
+    return content
+
+
+def _told(turn: Row, ns: Namespace, reveal: Reveal) -> Row | None:
     """A turn's event time as the step stores it; None when its words name no time, or
     cannot be read here (sealed under a key this process lacks: it keeps none)."""
     try:
-        content = _reveal(turn["content"], ns) or ""
+        content = reveal(turn["content"], ns) or ""
     except GraphmemError:
         return None
     found = event_time(content, parse_stored_datetime(turn["occurred_at"]))

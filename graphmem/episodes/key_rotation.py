@@ -19,7 +19,7 @@ BATCH = 500
 async def rotate(db: Database, progress: Callable[[int], None] | None = None,
                  ns: Namespace | None = None) -> int:
     """Seal every episode (of ``ns``, or all) under the current key; how many were."""
-    keyring = encryption.active()
+    keyring = encryption.active(db)
     if keyring is None:
         raise ConfigError("GRAPHMEM_ENCRYPTION_KEYS is not set: nothing to encrypt with")
     current = keyring.current_prefix
@@ -30,15 +30,15 @@ async def rotate(db: Database, progress: Callable[[int], None] | None = None,
             await namespace_keys.prepare(db, ns_of_row, create=True)  # its own key, if so set
         for row in rows:
             stored = row["episode"]
-            episode = Episode.from_row(stored)
-            context = encryption.reveal(stored.get("context"), episode.namespace)
+            episode = Episode.from_row(stored, db)
+            context = encryption.reveal(db, stored.get("context"), episode.namespace)
             sealed.append({
                 "id": episode.id, "ns": episode.namespace,
                 "content": keyring.seal(episode.content, episode.namespace),
                 "metadata": keyring.seal(json.dumps(episode.metadata, sort_keys=True,
                                                     ensure_ascii=False), episode.namespace),
                 "context": keyring.seal(context, episode.namespace) if context else None,
-                "content_hash": episode.as_new().content_hash()})
+                "content_hash": episode.as_new().content_hash(keyring)})
         await db.write("encryption/store", rows=sealed)
         total += len(sealed)
         if progress is not None:

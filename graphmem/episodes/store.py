@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from graphmem.core.errors import DuplicateConflict, InvalidInput, NotFound, SessionClosed
@@ -26,6 +27,7 @@ from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, requir
 from graphmem.db.database import Database, Row, Tx
 from graphmem.jobs.queue import Triggers, enqueue_after_record
 from graphmem.security import encryption, namespace_keys
+from graphmem.security.encryption import Keyring
 
 MAX_CONTENT_CHARS = 200_000  # the default of GRAPHMEM_MAX_EPISODE_CHARS
 # What makes a submission the same episode as one recorded with its externalId, in the order
@@ -88,13 +90,14 @@ class NewEpisode:
         mine, theirs = self.identity(), other.identity()
         return [name for name in IDENTITY_FIELDS if mine[name] != theirs[name]]
 
-    def content_hash(self, like: str | None = None) -> str:
+    def content_hash(self, keyring: Keyring | None, like: str | None = None) -> str:
         """What makes two submissions of one external_id "the same episode" (SHA-256, or an
-        HMAC when content is encrypted; ``like``: a stored hash to compare with)."""
+        HMAC under ``keyring`` when content is encrypted; ``like``: a stored hash to compare
+        with)."""
         identity = self.identity()
         canonical = json.dumps([identity[name] for name in IDENTITY_FIELDS],
                                sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return encryption.fingerprint(canonical, like)
+        return encryption.fingerprinted(keyring, canonical, like)
 
 
 @dataclass(frozen=True)
@@ -119,12 +122,13 @@ class Episode:
     archived_at: datetime | None = None  # content in the archive store (graphmem/archive)
 
     @classmethod
-    def from_row(cls, row: Row) -> Episode:
+    def from_row(cls, row: Row, db: Database) -> Episode:
+        """An episode read from ``db`` (its content opened with ``db``'s keys)."""
         ns = row["ns"]
         return cls(
             id=row["id"],
             namespace=ns,
-            content=encryption.reveal(row["content"], ns) or "",
+            content=encryption.reveal(db, row["content"], ns) or "",
             kind=EpisodeKind(row["kind"]),
             occurred_at=parse_stored_datetime(row["occurred_at"]),
             recorded_at=parse_stored_datetime(row["recorded_at"]),
@@ -132,7 +136,7 @@ class Episode:
             session_id=row.get("session_id"),
             seq=row.get("seq") or 0,
             actor=row.get("actor"),
-            metadata=json.loads(encryption.reveal(row.get("metadata"), ns) or "{}"),
+            metadata=json.loads(encryption.reveal(db, row.get("metadata"), ns) or "{}"),
             importance=row.get("importance"),
             sensitivity=Sensitivity(row.get("sensitivity") or Sensitivity.PERSONAL),
             content_hash=row["content_hash"],
@@ -201,7 +205,7 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
     await namespace_keys.prepare(tx.db, ns, create=True)  # sealing below needs its key
     keys = sorted({e.external_id for e in batch if e.external_id is not None})
     stored = {
-        row["episode"]["external_id"]: Episode.from_row(row["episode"])
+        row["episode"]["external_id"]: Episode.from_row(row["episode"], tx.db)
         for row in await tx.run("episodes/existing", ns=ns, external_ids=keys)
     } if keys else {}
     now = datetime.now(UTC)
@@ -213,7 +217,8 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
             known = stored[key]
             # A redacted episode (or one whose mentions of an erased entity were) cannot be
             # compared any more: a retry of it is a duplicate, and says nothing again.
-            if known.content_hash != episode.content_hash(known.content_hash) \
+            keyring = encryption.active(tx.db)
+            if known.content_hash != episode.content_hash(keyring, known.content_hash) \
                     and known.redacted_at is None and known.mentions_redacted_at is None:
                 differs = episode.differs_from(known.as_new())
                 raise DuplicateConflict(
@@ -222,7 +227,7 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
                     external_id=key, index=position, field=differs[0] if differs else None,
                     differs=differs)
             continue
-        digest = episode.content_hash()
+        digest = episode.content_hash(encryption.active(tx.db))
         if key is not None and key in fresh:
             if fresh[key][1] != digest:
                 differs = episode.differs_from(fresh[key][0])
@@ -294,15 +299,15 @@ async def _rows_with_seq(tx: Tx, ns: Namespace, episodes: list[tuple[NewEpisode,
         if episode.session_id is not None:
             bases[episode.session_id] += 1
             seq = bases[episode.session_id]
-        rows.append(stored_row(ns, episode, digest, seq, now))
+        rows.append(stored_row(ns, episode, digest, seq, now, tx.db))
     return rows, last
 
 
 def stored_row(ns: Namespace, episode: NewEpisode, digest: str, seq: int,
-               now: datetime, seal: bool = True) -> Row:
-    """An episode as its node stores it (content sealed when encryption is on, unless not
-    ``seal``: an import seals it for its target)."""
-    sealed = encryption.seal if seal else (lambda text, _ns: text)
+               now: datetime, seal_with: Database | None) -> Row:
+    """An episode as its node stores it: content sealed as ``seal_with`` seals it (escaped
+    when encryption is off), or, with None, as it is (an import seals it for its target)."""
+    sealed = partial(encryption.seal, seal_with) if seal_with else (lambda text, _ns: text)
     return {
         "id": f"ep_{uuid.uuid4().hex}",
         "external_id": episode.external_id,
@@ -419,13 +424,13 @@ async def page(db: Database, ns: Namespace, where: EpisodeFilter, first: int,
         actor=where.actor, text=where.text_contains,
         after_t=to_native(after_t), after_seq=after_seq, after_id=after_id,
     )
-    episodes = [Episode.from_row(row["episode"]) for row in rows]
+    episodes = [Episode.from_row(row["episode"], db) for row in rows]
     return Page([(e.cursor, e) for e in episodes[:first]], has_next=len(episodes) > first)
 
 
 async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Episode]:
     rows = await db.read("episodes/by_ids", ns=ns, ids=ids)
-    return {row["episode"]["id"]: Episode.from_row(row["episode"]) for row in rows}
+    return {row["episode"]["id"]: Episode.from_row(row["episode"], db) for row in rows}
 
 
 @dataclass(frozen=True)

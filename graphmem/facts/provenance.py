@@ -39,7 +39,8 @@ async def of_fact(db: Database, ns: Namespace, fact_id: str) -> Provenance:
     row = rows[0]
     return Provenance(
         fact=Fact.from_row(row["fact"]),
-        evidence=[Evidence(Episode.from_row(e["episode"]), e["quote"]) for e in row["evidence"]],
+        evidence=[Evidence(Episode.from_row(e["episode"], db), e["quote"])
+                  for e in row["evidence"]],
         cited_by=[Summary.from_row(s) for s in row["summaries"]],
         supersedes=[Fact.from_row(f) for f in row["supersedes"]],
         superseded_by=[Fact.from_row(f) for f in row["superseded_by"]],
@@ -87,7 +88,7 @@ async def evidence_of(db: Database, ns: Namespace, fact_ids: list[str],
     rows = await db.read("facts/evidence_of" if content else "facts/evidence_refs_of",
                          ns=ns, fact_ids=fact_ids)
     return group_rows(rows, fact_ids, "fact_id",
-                      lambda row: Evidence(Episode.from_row(row["episode"]), row["quote"]))
+                      lambda row: Evidence(Episode.from_row(row["episode"], db), row["quote"]))
 
 
 FACTS_PER_ENTITY = 200  # an entity's current facts read at once (newest first)

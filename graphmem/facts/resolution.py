@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Literal, assert_never
 
 from graphmem.core.timeutil import maybe_datetime
 from graphmem.db.database import Row
@@ -142,12 +144,13 @@ def _decide(index: int, claim: Claim, versions: list[Version], policy: Policy,
     rivals = [v for v in versions if v.identity != claim.identity
               and v.interval.overlaps(claim.interval)] \
         if policy.cardinality is Cardinality.ONE else []
-    verdicts = [(v, _winner(policy.strategy, claim, v)) for v in rivals]
+    decide = rule(policy.strategy)
+    verdicts = [(v, decide.winner(claim, v)) for v in rivals]
     stronger = [v for v, verdict in verdicts if verdict == "old"]
     pieces = subtract(claim.interval, [v.interval for v in stronger])
     for v in stronger:
         result.supersessions.append(Supersession(v.id, new.id, policy.strategy.value,
-                                                 _why(policy.strategy, v, claim)))
+                                                 decide.why(v, claim)))
     if not pieces:  # a late, weaker claim: recorded as history, already superseded
         result.created.append(Created(index, new.id, claim.interval, FactStatus.SUPERSEDED))
         result.ended[new.id] = "a stronger fact covers its whole validity"
@@ -175,7 +178,7 @@ def _decide(index: int, claim: Claim, versions: list[Version], policy: Policy,
             result.revisions.append(revision)
             placed.append(replace(new, id=revision.id, interval=piece, status=status))
     for v in weaker:
-        end(v, new.id, policy.strategy.value, _why(policy.strategy, claim, v), versions,
+        end(v, new.id, policy.strategy.value, decide.why(claim, v), versions,
              result, keep=subtract(v.interval, [p.interval for p in placed]))
     if undecided:
         result.disputes.append([p.id for p in placed if p.status is FactStatus.DISPUTED]
@@ -207,31 +210,63 @@ def _restates(claim: Claim, v: Version) -> bool:
             and claim.interval.start is not None and v.interval.contains(claim.interval.start))
 
 
-def _winner(strategy: Strategy, claim: Claim, v: Version) -> str | None:
-    """"new", "old", or None when the policy cannot decide (a dispute)."""
-    if strategy is Strategy.RECENCY:
-        # Later in world time wins; at the same start, the newer belief does.
-        return "old" if starts_later(claim.interval, v.interval) < 0 else "new"
-    if strategy is Strategy.CONFIDENCE:
-        if claim.confidence == v.confidence:
-            return None
-        return "new" if claim.confidence > v.confidence else "old"
-    if strategy is Strategy.SOURCE_PRIORITY:
-        if claim.source == v.source:
-            return None
-        return "new" if SOURCE_RANK[claim.source] < SOURCE_RANK[v.source] else "old"
-    return None  # MANUAL
+Verdict = Literal["new", "old"] | None  # who wins; None: the policy cannot decide (a dispute)
+Party = Claim | Version
 
 
-def _why(strategy: Strategy, winner: Claim | Version, loser: Claim | Version) -> str:
-    if strategy is Strategy.RECENCY:
-        return "became true later in world time" \
-            if starts_later(winner.interval, loser.interval) > 0 else "stated more recently"
-    if strategy is Strategy.CONFIDENCE:
-        return f"higher confidence ({winner.confidence:g} > {loser.confidence:g})"
-    if strategy is Strategy.SOURCE_PRIORITY:
-        return f"higher-priority source ({winner.source.value} > {loser.source.value})"
-    return "settled manually"
+@dataclass(frozen=True)
+class Rule:
+    """What a strategy does to two overlapping values: who wins, and why, in words the
+    conflict's history keeps."""
+
+    winner: Callable[[Claim, Version], Verdict]
+    why: Callable[[Party, Party], str]
+
+
+def rule(strategy: Strategy) -> Rule:
+    """Each strategy's rule, in one place: a strategy added to ``Strategy`` without its case
+    here fails type checking (``assert_never``), never explains a dispute as settled."""
+    match strategy:
+        case Strategy.RECENCY:
+            return Rule(_later_wins, _why_later)
+        case Strategy.CONFIDENCE:
+            return Rule(_more_confident_wins, _why_more_confident)
+        case Strategy.SOURCE_PRIORITY:
+            return Rule(_stronger_source_wins, _why_stronger_source)
+        case Strategy.MANUAL:
+            return Rule(lambda claim, v: None, lambda winner, loser: "settled manually")
+        case _:
+            assert_never(strategy)
+
+
+def _later_wins(claim: Claim, v: Version) -> Verdict:
+    # Later in world time wins; at the same start, the newer belief does.
+    return "old" if starts_later(claim.interval, v.interval) < 0 else "new"
+
+
+def _why_later(winner: Party, loser: Party) -> str:
+    return "became true later in world time" \
+        if starts_later(winner.interval, loser.interval) > 0 else "stated more recently"
+
+
+def _more_confident_wins(claim: Claim, v: Version) -> Verdict:
+    if claim.confidence == v.confidence:
+        return None
+    return "new" if claim.confidence > v.confidence else "old"
+
+
+def _why_more_confident(winner: Party, loser: Party) -> str:
+    return f"higher confidence ({winner.confidence:g} > {loser.confidence:g})"
+
+
+def _stronger_source_wins(claim: Claim, v: Version) -> Verdict:
+    if claim.source == v.source:
+        return None
+    return "new" if SOURCE_RANK[claim.source] < SOURCE_RANK[v.source] else "old"
+
+
+def _why_stronger_source(winner: Party, loser: Party) -> str:
+    return f"higher-priority source ({winner.source.value} > {loser.source.value})"
 
 
 def end(v: Version, winner: str, strategy: str, reason: str, versions: list[Version],

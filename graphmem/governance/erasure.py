@@ -25,7 +25,7 @@ from graphmem.core.errors import ConcurrentChange, DecryptionFailed, InvalidInpu
 from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import maybe_datetime, to_native
-from graphmem.db.database import Database, Tx
+from graphmem.db.database import Database, Slot, Tx
 from graphmem.episodes.store import earliest_per_session, resolve_refs
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
@@ -62,7 +62,7 @@ PROBE_CHARS = 200
 WITHDRAWN = "[withdrawn: content it covered was erased]"
 
 
-_SECRETS: dict[str, bytes] = {}  # per database: the erasure secret, read once
+SECRET: Slot[bytes] = Slot("erasure secret")  # read once per database
 
 
 async def digest(db: Database, ns: str) -> str:
@@ -70,11 +70,13 @@ async def digest(db: Database, ns: str) -> str:
     HMAC under the service's own secret. A plain SHA-256 of a name was reversed by guessing
     names (``acme/user-1``, ``acme/user-2``…); this one only the service can recompute, to
     find the receipt of a namespace an operator names."""
-    key = f"{db.uri}/{db.name}"
-    if key not in _SECRETS:
-        row = (await db.write("system/erasure_secret", candidate=secrets.token_hex(32)))[0]
-        _SECRETS[key] = bytes.fromhex(row["secret"])
-    return "hmac-sha256:" + hmac.new(_SECRETS[key], ns.encode(), hashlib.sha256).hexdigest()
+    secret = await db.learn(SECRET, lambda: _secret(db))
+    return "hmac-sha256:" + hmac.new(secret, ns.encode(), hashlib.sha256).hexdigest()
+
+
+async def _secret(db: Database) -> bytes:
+    row = (await db.write("system/erasure_secret", candidate=secrets.token_hex(32)))[0]
+    return bytes.fromhex(row["secret"])
 
 
 async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: str | None,
@@ -93,7 +95,7 @@ async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: st
     counts = await db.transaction(
         lambda tx: _erase_episodes(tx, ns, refs, actor, retract_orphans, before))
     ids = counts.pop("_ids")
-    probes = _probes(ns, counts.pop("_contents"))
+    probes = _probes(db, ns, counts.pop("_contents"))
     archived = await _drop_archived(db, ns, counts.pop("_archived"))
     left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "episodes", requested,
@@ -155,7 +157,7 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
         raise NotFound(f"no entity named {name!r}", field="entity")
     objects: mentions.Objects = {}  # archived turns read ahead, not inside the transaction
     if scope is not MentionScope.KEEP:
-        await mentions.find(db.read, ns, [entity.name, *entity.aliases], objects)
+        await mentions.find(db, db.read, ns, [entity.name, *entity.aliases], objects)
     counts = await db.transaction(
         lambda tx: _erase_subject(tx, ns, entity, with_episodes, scope, actor, objects))
     archived = await _drop_archived(db, ns, counts.pop("_archived", []))
@@ -168,7 +170,7 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
         copies = await _copies(db, ns, names, None if with_episodes else ["observation"])
     else:  # no turn may name it any more: looked for as a mention is (whole words)
         copies = await _copies(db, ns, names, []) + len(
-            await mentions.find(db.read, ns, [entity.name, *entity.aliases]))
+            await mentions.find(db, db.read, ns, [entity.name, *entity.aliases]))
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "subject", requested, datetime.now(UTC),
                       counts, nodes, resolvable + copies)
     await _tombstone(db, ns, receipt, actor)
@@ -178,7 +180,7 @@ async def erase_subject(db: Database, ns: Namespace, name: str, with_episodes: b
 async def _erase_subject(tx: Tx, ns: Namespace, entity: entities.Entity, with_episodes: bool,
                          scope: MentionScope, actor: str | None,
                          objects: mentions.Objects) -> dict[str, Any]:
-    plan = await subject_plan.plan(tx.run, ns, entity, with_episodes, scope, objects)
+    plan = await subject_plan.plan(tx.db, tx.run, ns, entity, with_episodes, scope, objects)
     subject = plan.subject
     await entities.lock(tx, ns, [entity.id, *subject["other_entities"]])
     stale = await summaries.mark_stale(tx, ns, plan.changed_ids, "what it covered was erased",
@@ -204,7 +206,7 @@ async def _rewrite_mentions(tx: Tx, ns: Namespace, plan: subject_plan.SubjectPla
     """Each mention in the turns that stay replaced; archived turns naming it (or keeping a
     neighbour's copy that does) back in the graph, their objects to delete after commit."""
     matcher = mentions.pattern(plan.names)
-    rows = [{**mentions.redacted(m, matcher, ns), "redacted": True} for m in plan.redact
+    rows = [{**mentions.redacted(tx.db, m, matcher, ns), "redacted": True} for m in plan.redact
             if matcher is not None]
     rows += [{**mentions.restored(m), "redacted": False} for m in plan.restore]
     if not rows:
@@ -222,7 +224,7 @@ async def _rewrite_mentions(tx: Tx, ns: Namespace, plan: subject_plan.SubjectPla
 async def _drop_archived(db: Database, ns: Namespace, keys: list[str]) -> int:
     """Delete erased episodes' archive objects; how many are still there (the receipt counts
     them as remaining: the erasure is not verified until they are gone)."""
-    store = archive_stores.active()
+    store = archive_stores.active(db)
     if not keys:
         return 0
     if store is None:
@@ -235,13 +237,13 @@ async def _drop_archived(db: Database, ns: Namespace, keys: list[str]) -> int:
         return len(keys)
 
 
-def _probes(ns: Namespace, contents: list[str]) -> list[str]:
+def _probes(db: Database, ns: Namespace, contents: list[str]) -> list[str]:
     """What to look for to find a copy of erased contents: the start of each, as stored and
     (when sealed) as plaintext. Short ones ("ok", "thanks") prove nothing: they are skipped."""
     probes = set()
     for stored in contents:
         try:
-            plain = encryption.reveal(stored, ns) or ""
+            plain = encryption.reveal(db, stored, ns) or ""
         except DecryptionFailed:  # sealed under a key this process lacks: its copies are too
             plain = ""
         for text in {stored, plain}:
@@ -294,7 +296,7 @@ async def erase_session(db: Database, ns: Namespace, session_id: str, actor: str
                           facts=facts))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "session", requested, datetime.now(UTC),
                       counts, left["nodes"] + archived,
-                      await _copies(db, ns, _probes(ns, probes), None))
+                      await _copies(db, ns, _probes(db, ns, probes), None))
     await _tombstone(db, ns, receipt, actor)
     return receipt
 
@@ -352,7 +354,7 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     if cache is not None:
         cache.forget(ns)
     await db.write("erasure/pseudonymise_audit", ns=ns, digest=await digest(db, ns))
-    store = archive_stores.active()
+    store = archive_stores.active(db)
     if store is not None:
         objects = await tiering.objects_of(store, ns)
         await store.delete(objects)

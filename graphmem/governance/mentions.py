@@ -28,7 +28,7 @@ from graphmem.archive import tiering
 from graphmem.core.errors import ArchiveMissing, DecryptionFailed
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import parse_stored_datetime
-from graphmem.db.database import Row
+from graphmem.db.database import Database, Row
 from graphmem.episodes.store import Episode
 from graphmem.security import encryption
 
@@ -83,10 +83,11 @@ def pattern(names: list[str]) -> re.Pattern[str] | None:
                       re.IGNORECASE)
 
 
-async def find(read: Reads, ns: Namespace, names: list[str],
+async def find(db: Database, read: Reads, ns: Namespace, names: list[str],
                objects: Objects | None = None) -> list[Mention]:
     """Every turn of the namespace whose text (its own, or a neighbour's copy) names it;
-    archived ones read back through ``objects`` (filled as they are read)."""
+    archived ones read back through ``objects`` (filled as they are read). ``db`` holds the
+    keys and archive store; ``read`` is its ``read`` or a running transaction's ``run``."""
     matcher = pattern(names)
     if matcher is None:
         return []
@@ -97,7 +98,7 @@ async def find(read: Reads, ns: Namespace, names: list[str],
         rows = await read("erasure/mention_candidates", ns=ns, names=lowered, after=after,
                           limit=PAGE)
         for row in rows:
-            mention = await _mention(ns, row["episode"], matcher, objects)
+            mention = await _mention(db, ns, row["episode"], matcher, objects)
             if mention is not None:
                 found.append(mention)
         if len(rows) < PAGE:
@@ -105,19 +106,19 @@ async def find(read: Reads, ns: Namespace, names: list[str],
         after = rows[-1]["episode"]["id"]
 
 
-async def _mention(ns: Namespace, row: Row, matcher: re.Pattern[str],
+async def _mention(db: Database, ns: Namespace, row: Row, matcher: re.Pattern[str],
                    objects: Objects | None) -> Mention | None:
-    turn = await described(ns, row, matcher, objects)
+    turn = await described(db, ns, row, matcher, objects)
     return turn if turn.excerpt is not None else None
 
 
-async def described(ns: Namespace, row: Row, matcher: re.Pattern[str] | None,
+async def described(db: Database, ns: Namespace, row: Row, matcher: re.Pattern[str] | None,
                     objects: Objects | None = None) -> Mention:
     """A turn as a subject erasure lists it, its text read back from the archive when it is
     there; ``excerpt`` is None when no text of it names the entity."""
-    row = await _read_back(ns, row, {} if objects is None else objects)
+    row = await _read_back(db, ns, row, {} if objects is None else objects)
     read = TEXTS if row.get("archived_at") is not None else IN_GRAPH
-    texts = {name: _plain(row.get(name), ns) for name in read}
+    texts = {name: _plain(db, row.get(name), ns) for name in read}
     hits = [name for name, text in texts.items()
             if text and matcher is not None and matcher.search(text)]
     shown = next((texts[name] for name in read if name in hits), None)
@@ -129,27 +130,27 @@ async def described(ns: Namespace, row: Row, matcher: re.Pattern[str] | None,
                    own=any(name in OWN for name in hits), row=row)
 
 
-async def _read_back(ns: Namespace, row: Row, objects: Objects) -> Row:
+async def _read_back(db: Database, ns: Namespace, row: Row, objects: Objects) -> Row:
     """An archived turn with its moved texts back from its object (its content is there);
     without a store, or with an object gone, as it is in the graph."""
-    store, key = archive_stores.active(), row.get("archive_key")
+    store, key = archive_stores.active(db), row.get("archive_key")
     if row.get("archived_at") is None or store is None or not isinstance(key, str):
         return row
     if key not in objects:
         try:
-            objects[key] = await tiering.read_back(store, ns, row)
+            objects[key] = await tiering.read_back(db, store, ns, row)
         except (ArchiveMissing, OSError):
             return row
     return {**row, **{name: objects[key].get(name) for name in tiering.MOVED}}
 
 
-def _plain(stored: Any, ns: Namespace) -> str | None:
+def _plain(db: Database, stored: Any, ns: Namespace) -> str | None:
     """Stored text as plaintext; sealed under a key this process lacks (or one destroyed):
     None, as nobody can read it."""
     if not isinstance(stored, str):
         return None
     try:
-        return encryption.reveal(stored, ns)
+        return encryption.reveal(db, stored, ns)
     except DecryptionFailed:
         return None
 
@@ -163,24 +164,25 @@ def excerpt(text: str, matcher: re.Pattern[str] | None) -> str:
     return " ".join(piece.split())
 
 
-def redacted(mention: Mention, matcher: re.Pattern[str], ns: Namespace) -> Row:
+def redacted(db: Database, mention: Mention, matcher: re.Pattern[str], ns: Namespace) -> Row:
     """The turn's stored texts with each mention replaced (sealed again where they were
     sealed), and its content hash made again from what it now says."""
     row = mention.row
     changed: Row = {"id": mention.id, "context_actor": row.get("context_actor")}
     for name in TEXTS:
         stored = row.get(name)
-        text = _plain(stored, ns)
+        text = _plain(db, stored, ns)
         if text is None:
             changed[name] = stored if name in OWN else None
             continue
         new = _redact_json(text, matcher) if name == "metadata" else matcher.sub(PLACEHOLDER,
                                                                                 text)
-        changed[name] = (encryption.seal(new, ns) if encryption.is_sealed(stored)
+        changed[name] = (encryption.seal(db, new, ns) if encryption.is_sealed(stored)
                          else encryption.escape(new))
     episode = Episode.from_row({**row, "content": changed["content"],
-                                "metadata": changed["metadata"]})
-    changed["content_hash"] = episode.as_new().content_hash(row["content_hash"])
+                                "metadata": changed["metadata"]}, db)
+    changed["content_hash"] = episode.as_new().content_hash(encryption.active(db),
+                                                            row["content_hash"])
     return changed
 
 

@@ -169,7 +169,7 @@ async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
             applied.summaries_stale += receipt.counts["summaries_stale"]
             applied.receipts.append(receipt.id)
         elif policy.action is Action.ARCHIVE:
-            moved = await tiering.archive_episodes(db, archive_stores.required(), ns, ids,
+            moved = await tiering.archive_episodes(db, archive_stores.required(db), ns, ids,
                                                    policy.keep_searchable)
             applied.episodes_archived += moved.episodes
             applied.bytes_archived += moved.bytes_written

@@ -74,17 +74,18 @@ async def dry_run(db: Database, ns: Namespace, name: str, with_episodes: bool,
     entity = await entities.by_name(db, ns, name)
     if entity is None:
         raise NotFound(f"no entity named {name!r}", field="entity")
-    return await plan(db.read, ns, entity, with_episodes, scope)
+    return await plan(db, db.read, ns, entity, with_episodes, scope)
 
 
-async def plan(read: Reads, ns: Namespace, entity: entities.Entity, with_episodes: bool,
-               scope: MentionScope, objects: Objects | None = None) -> SubjectPlan:
+async def plan(db: Database, read: Reads, ns: Namespace, entity: entities.Entity,
+               with_episodes: bool, scope: MentionScope,
+               objects: Objects | None = None) -> SubjectPlan:
     """What goes; archived turns are read back through ``objects`` (read ahead by the
     erasure, so its transaction does not wait on the archive store)."""
     objects = {} if objects is None else objects
     names = sorted({entity.name, *entity.aliases})
     subject = (await read("erasure/subject_plan", ns=ns, id=entity.id))[0]
-    found = [] if scope is MentionScope.KEEP else await mentions.find(read, ns, names,
+    found = [] if scope is MentionScope.KEEP else await mentions.find(db, read, ns, names,
                                                                          objects)
     said = [m for m in found if m.own]
     # The observations recording changes to its facts name it: they go always; the turns
@@ -101,7 +102,7 @@ async def plan(read: Reads, ns: Namespace, entity: entities.Entity, with_episode
     taken = erase | {m.id for m in redact}
     restore = [m for m in found if not m.own and m.id not in taken
                and m.row.get("archived_at") is not None]
-    turns = await _turns(read, ns, sorted(erase), found, redact, mentions.pattern(names),
+    turns = await _turns(db, read, ns, sorted(erase), found, redact, mentions.pattern(names),
                          objects)
     facts = await _facts(read, ns, subject["facts"])
     retracted = await _retracted(read, ns, sorted(erase), set(subject["facts"]))
@@ -110,13 +111,13 @@ async def plan(read: Reads, ns: Namespace, entity: entities.Entity, with_episode
                        redact, restore)
 
 
-async def _turns(read: Reads, ns: Namespace, erase: list[str], found: list[Mention],
+async def _turns(db: Database, read: Reads, ns: Namespace, erase: list[str], found: list[Mention],
                  redact: list[Mention], matcher: Any, objects: Objects) -> list[PlannedTurn]:
     known = {m.id: m for m in found}
     missing = [i for i in erase if i not in known]
     if missing:
         for row in await read("episodes/by_ids", ns=ns, ids=missing):
-            turn = await mentions.described(ns, row["episode"], matcher, objects)
+            turn = await mentions.described(db, ns, row["episode"], matcher, objects)
             known[turn.id] = turn
     planned = [_planned(known[i], "erase") for i in erase if i in known]
     planned += [_planned(m, "redact") for m in redact]

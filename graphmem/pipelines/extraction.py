@@ -47,7 +47,7 @@ class Proposal:
 async def run(db: Database, settings: Settings, llm: LLM | None, claim: jobs.Claim) -> jobs.Job:
     ns = Namespace(claim.job.namespace)
     rows = await db.read("jobs/episodes", ns=ns, id=claim.job.id)
-    episodes = [Episode.from_row(row["episode"]) for row in rows]
+    episodes = [Episode.from_row(row["episode"], db) for row in rows]
     proposal = await propose(db, ns, episodes, settings, llm)
     return await db.transaction(lambda tx: _apply(tx, ns, claim, proposal, settings))
 

@@ -105,7 +105,7 @@ async def _session_material(db: Database, ns: Namespace, session_id: str) -> Mat
     after = rows[0]["summarized_seq"] if previous else 0
     found = await db.read("summaries/session_material", ns=ns, session_id=session_id,
                           after_seq=after, limit=MAX_EPISODES)
-    episodes = sorted((Episode.from_row(row["episode"]) for row in found),
+    episodes = sorted((Episode.from_row(row["episode"], db) for row in found),
                       key=lambda e: (e.occurred_at, e.seq))
     return Material(previous, [extractive.Line(e.actor, e.content) for e in episodes],
                     [e.id for e in episodes], max((e.seq for e in episodes), default=None))

@@ -40,8 +40,8 @@ def episode_log(into: Namespace, arrivals: list[Arrival]) -> EpisodeLog:
     for arrival in arrivals:
         session = arrival.episode.session_id or DEFAULT_SESSION
         seqs[session] += 1
-        row = stored_row(into, arrival.episode, arrival.episode.content_hash(), seqs[session],
-                         arrival.recorded_at, seal=False)  # the import seals for its target
+        row = stored_row(into, arrival.episode, arrival.episode.content_hash(None),
+                         seqs[session], arrival.recorded_at, None)  # the import seals it
         rows.append({**row, "id": arrival.id, "session_id": session})
     actors = {actor_key(r["actor"]): r["actor"] for r in rows if r["actor"]}
     nodes = [node("Actor", key, {"name": name}) for key, name in sorted(actors.items())]

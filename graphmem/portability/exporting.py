@@ -38,8 +38,8 @@ async def export(db: Database, ns: Namespace, decrypt: bool = False,
     async with db.snapshot() as snapshot:
         async for row in snapshot.stream("portability/nodes", ns=ns):
             if row["label"] == "Episode" and row["props"].get("archive_key"):
-                row = {**row, "props": await _with_content(ns, row["props"])}
-            record = _node(row, ns, decrypt)
+                row = {**row, "props": await _with_content(db, ns, row["props"])}
+            record = _node(db, row, ns, decrypt)
             digest.add(record)
             yield record
             nodes += 1
@@ -52,19 +52,19 @@ async def export(db: Database, ns: Namespace, decrypt: bool = False,
     yield {"end": {"nodes": nodes, "relationships": relationships, "digest": digest.value}}
 
 
-def _node(row: Row, ns: Namespace, decrypt: bool) -> dict[str, Any]:
+def _node(db: Database, row: Row, ns: Namespace, decrypt: bool) -> dict[str, Any]:
     label, props = row["label"], row["props"]
     identity = LABELS[label]
     key = props.pop(identity) if identity else None
     if decrypt and label == "Episode":
         for name in SEALED:
-            props[name] = encryption.reveal(props.get(name), ns)
+            props[name] = encryption.reveal(db, props.get(name), ns)
     return node(label, key, {name: value for name, value in props.items()
                              if name not in DERIVED})
 
 
-async def _with_content(ns: Namespace, props: Row) -> Row:
-    moved = await tiering.read_back(archive_stores.required(), ns, props)
+async def _with_content(db: Database, ns: Namespace, props: Row) -> Row:
+    moved = await tiering.read_back(db, archive_stores.required(db), ns, props)
     return {**{name: value for name, value in props.items() if name not in ARCHIVE_MARKS},
             "content": moved["content"], "metadata": moved["metadata"]}
 

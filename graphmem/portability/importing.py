@@ -73,7 +73,7 @@ async def import_lines(db: Database, lines: Lines, into: str | None = None,
     head, numbered = _opened(lines)
     source = parse_namespace(head["namespace"])
     target = parse_namespace(into) if into else source
-    run = _Run(source, target, head["decrypted"], _checkpoint_id(head, target))
+    run = _Run(source, target, head["decrypted"], _checkpoint_id(head, target), db)
     await namespace_keys.prepare(db, target)  # reading sealed content needs its key
     check = FileCheck(db, source, target, run.key_of, run.readable, max_chars)
     for number, line in numbered:
@@ -120,6 +120,7 @@ class _Run:
     target: Namespace
     decrypted: bool
     checkpoint: str
+    db: Database  # its keyring seals and opens content
     barred: set[str] = field(default_factory=set)  # forgotten facts (target keys): left alone
 
     @property
@@ -174,23 +175,23 @@ class _Run:
             raise InvalidInput(
                 f"line {number}: {sealed[0]} is encrypted and bound to namespace "
                 f"{self.source!r}: import into it, or export with --decrypt", line=number)
-        if sealed and encryption.active() is not None:
+        if sealed and encryption.active(self.db) is not None:
             self._check_opens(props, sealed, number)
         return props
 
     def _episode(self, props: dict[str, Any], key: str | None, number: int) -> dict[str, Any]:
         props = self.readable(props, number)
         sealed = any(encryption.is_sealed(props.get(name)) for name in SEALED)
-        if sealed or encryption.active() is None or "redacted_at" in props:
+        if sealed or encryption.active(self.db) is None or "redacted_at" in props:
             return props  # as stored (a redacted episode keeps its original's hash)
         try:
-            plain = Episode.from_row({**props, "id": key, "ns": self.target}).as_new()
+            plain = Episode.from_row({**props, "id": key, "ns": self.target}, self.db).as_new()
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInput(f"line {number}: not an episode ({exc})", line=number) from None
-        return {**props, **{name: encryption.seal(encryption.plain(str(props[name])),
+        return {**props, **{name: encryption.seal(self.db, encryption.plain(str(props[name])),
                                                   self.target)
                             for name in SEALED if name in props},
-                "content_hash": plain.content_hash()}
+                "content_hash": plain.content_hash(encryption.active(self.db))}
 
     def _unsealed(self, props: dict[str, Any]) -> dict[str, Any]:
         """The fields that are not sealed, escaped as stored: a decrypted file (or another
@@ -211,7 +212,7 @@ class _Run:
         every read of it."""
         for name in sealed:
             try:
-                encryption.reveal(props[name], self.target)
+                encryption.reveal(self.db, props[name], self.target)
             except GraphmemError:
                 raise InvalidInput(
                     f"line {number}: {name} is encrypted under a key this service does not "

@@ -21,7 +21,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
@@ -55,11 +55,11 @@ from graphmem.summaries import store as summaries
 BATCH = 1_000  # lookups per statement
 _ERRORS = (KeyError, TypeError, ValueError, AttributeError, OverflowError, DecryptionFailed)
 
-# How the service reads a node of each label (labels without one hold only plain values).
+# How the service reads a node of each label (labels without one hold only plain values;
+# an episode is read with the keys of the database it goes into: FileCheck._typed).
 READERS: dict[str, Callable[[Row], Any]] = {
     "Session": SessionState.from_row,
     "Entity": Entity.from_row,
-    "Episode": episodes.Episode.from_row,
     "Fact": Fact.from_row,
     "Summary": summaries.Summary.from_row,
     "Conflict": lambda row: Conflict.from_row(row, []),
@@ -170,7 +170,8 @@ class FileCheck:
     def _typed(self, label: str, props: Row, key: str | None) -> None:
         if label == "Episode":
             self._archived_here(props)
-        reader = READERS.get(label)
+        reader: Callable[[Row], Any] | None = partial(episodes.Episode.from_row, db=self.db) \
+            if label == "Episode" else READERS.get(label)
         if reader is None:
             return
         identity = LABELS[label]

@@ -169,19 +169,19 @@ async def _embed_claimed(db: Database, embedder: Embedder, claimed: list[Row],
     other nodes (which may be any namespace's)."""
     for ns in sorted({str(row["ns"]) for row in claimed}):
         await namespace_keys.prepare(db, ns)  # the queue spans namespaces (their keys)
-    ready, refused = _texts(claimed)
+    ready, refused = _texts(db, claimed)
     refused += await _embed_isolating(db, embedder, ready)
     if refused:
         await _set_aside(db, refused, now)
 
 
-def _texts(claimed: list[Row]) -> tuple[list[Row], list[Row]]:
+def _texts(db: Database, claimed: list[Row]) -> tuple[list[Row], list[Row]]:
     """The claimed nodes with their texts, and those whose text cannot be had (content no
     key of this process opens): those are one node's trouble, never the batch's."""
     ready, refused = [], []
     for row in claimed:
         try:
-            ready.append({**row, "text": _text(row)})
+            ready.append({**row, "text": _text(db, row)})
         except GraphmemError as exc:
             refused.append({**row, "error": type(exc).__name__})
     return ready, refused
@@ -237,7 +237,7 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
     metrics.EMBEDDED_NODES.inc(len(rows))
 
 
-def _text(row: dict[str, Any]) -> str:
+def _text(db: Database, row: dict[str, Any]) -> str:
     """What a waiting node is embedded from: an episode with the turn before it and its
     speaker, decrypted when its content is encrypted. Content no key opens any more (its
     namespace's key was destroyed) is embedded as nothing: it leaves the queue instead of
@@ -247,8 +247,8 @@ def _text(row: dict[str, Any]) -> str:
     context = row["context"] if isinstance(row["context"], str) else None
     if "Episode" in row["labels"]:  # only episodes are sealed: a fact's text is as it reads
         try:
-            body = encryption.reveal(body, ns) or ""
-            context = encryption.reveal(context, ns)
+            body = encryption.reveal(db, body, ns) or ""
+            context = encryption.reveal(db, context, ns)
         except KeyDestroyed:
             log.warning("a queued node of a namespace whose content cannot be decrypted left "
                         "the embedding queue unembedded")

@@ -188,7 +188,7 @@ async def _evidence(db: Database, ns: Namespace, facts: list[Fact]) -> dict[str,
     """The words of the turns each fact was learned from (its newest few)."""
     rows = await db.read("facts/recent_evidence", ns=ns, fact_ids=[f.id for f in facts],
                          per_fact=EVIDENCE_PER_FACT)
-    return {row["fact_id"]: " ".join(e["quote"] or Episode.from_row(e["episode"]).content
+    return {row["fact_id"]: " ".join(e["quote"] or Episode.from_row(e["episode"], db).content
                                      for e in row["evidence"])
             for row in rows if row["evidence"]}
 

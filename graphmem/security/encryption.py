@@ -48,6 +48,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError, DecryptionFailed, KeyDestroyed
+from graphmem.db.database import Database, Slot
 
 PREFIX = "enc:"  # any sealed value, and stored plaintext that begins so only escaped (PLAIN)
 MASTER = "enc:v1:"  # sealed under a master key, the namespace as associated data
@@ -152,30 +153,32 @@ class Keyring:
         return f"hmac:{kid}:{digest}"
 
 
-_keyring: Keyring | None = None
+KEYRING: Slot[Keyring] = Slot("keyring")  # a database's keys (namespace_keys.attach)
 
 
-def install(spec: str | None, per_namespace: bool = False) -> None:
-    """Set the process's keyring from the configured keys (None: encryption off)."""
-    global _keyring
+def keyring_from(spec: str | None, per_namespace: bool = False) -> Keyring | None:
+    """The keyring of the configured keys (None: encryption off)."""
     if per_namespace and not spec:
         raise ConfigError("GRAPHMEM_ENCRYPTION_PER_NAMESPACE needs GRAPHMEM_ENCRYPTION_KEYS")
-    _keyring = dataclasses.replace(Keyring.parse(spec), per_namespace=per_namespace) \
+    return dataclasses.replace(Keyring.parse(spec), per_namespace=per_namespace) \
         if spec else None
 
 
-def install_from(settings: Settings) -> None:
-    install(settings.encryption_keys.get_secret_value() if settings.encryption_keys else None,
-            settings.encryption_per_namespace)
+def configured(settings: Settings) -> Keyring | None:
+    return keyring_from(
+        settings.encryption_keys.get_secret_value() if settings.encryption_keys else None,
+        settings.encryption_per_namespace)
 
 
-def active() -> Keyring | None:
-    return _keyring
+def active(db: Database) -> Keyring | None:
+    """The keyring ``db`` seals and opens content with (None: encryption off)."""
+    return db.get(KEYRING)
 
 
-def seal(text: str, ns: str) -> str:
+def seal(db: Database, text: str, ns: str) -> str:
     """How ``text`` is stored: sealed when encryption is on, else as it is (escaped)."""
-    return _keyring.seal(text, ns) if _keyring else escape(text)
+    keyring = db.get(KEYRING)
+    return keyring.seal(text, ns) if keyring else escape(text)
 
 
 def escape(text: str) -> str:
@@ -193,22 +196,32 @@ def plain(value: str) -> str:
     return value[len(PLAIN):] if value.startswith(PLAIN) else value
 
 
-def reveal(value: str | None, ns: str) -> str | None:
+def reveal(db: Database, value: str | None, ns: str) -> str | None:
     """The plaintext of a stored value: sealed ones are opened, others pass through."""
+    return opened(db.get(KEYRING), value, ns)
+
+
+def opened(keyring: Keyring | None, value: str | None, ns: str) -> str | None:
+    """``reveal`` with ``keyring``."""
     if value is None or not is_sealed(value):
         return None if value is None else plain(value)
-    if _keyring is None:
+    if keyring is None:
         raise DecryptionFailed("episode content is encrypted: set GRAPHMEM_ENCRYPTION_KEYS")
-    return _keyring.open(value, ns)
+    return keyring.open(value, ns)
 
 
-def fingerprint(canonical: str, like: str | None = None) -> str:
+def fingerprint(db: Database, canonical: str, like: str | None = None) -> str:
     """The content hash for a canonical form: SHA-256 without keys, else an HMAC — under the
     key a stored hash (``like``) was made with, so retries compare across rotations."""
-    if _keyring is None or (like is not None and not like.startswith("hmac:")):
+    return fingerprinted(db.get(KEYRING), canonical, like)
+
+
+def fingerprinted(keyring: Keyring | None, canonical: str, like: str | None = None) -> str:
+    """``fingerprint`` with ``keyring``."""
+    if keyring is None or (like is not None and not like.startswith("hmac:")):
         return hashlib.sha256(canonical.encode()).hexdigest()
     key_id = like.split(":")[1] if like else None
-    return _keyring.fingerprint(canonical, key_id if key_id in _keyring.keys else None)
+    return keyring.fingerprint(canonical, key_id if key_id in keyring.keys else None)
 
 
 def new_key() -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
+from functools import partial
 
 from neo4j import Query
 
@@ -29,13 +30,14 @@ from graphmem.db import database, migration_steps
 from graphmem.db.database import Database
 from graphmem.db.statements import statement
 from graphmem.security import encryption
+from graphmem.security.encryption import Keyring
 
 
 async def prepare(db: Database, ns: str, create: bool = False) -> None:
     """Load the namespace's salt (made first when ``create``: a write is about to seal),
     unless encryption per namespace is off. Reading never makes one: a destroyed key stays
     destroyed, and an erased namespace gets none back from the erasure's own checks."""
-    keyring = encryption.active()
+    keyring = encryption.active(db)
     if keyring is None or not keyring.per_namespace or keyring.knows(ns, with_key=create):
         return
     # The driver directly, not db.read: those would call this hook again.
@@ -52,7 +54,7 @@ async def prepare(db: Database, ns: str, create: bool = False) -> None:
 
 async def destroy(db: Database, ns: Namespace, confirm: str) -> bool:
     """Destroy the namespace's key: its sealed content becomes unreadable for good."""
-    keyring = encryption.active()
+    keyring = encryption.active(db)
     if keyring is None or not keyring.per_namespace:
         raise InvalidInput("encryption with a key per namespace is off "
                            "(GRAPHMEM_ENCRYPTION_PER_NAMESPACE): there is no key to destroy")
@@ -74,10 +76,14 @@ async def _load(db: Database, ns: str) -> None:
     await prepare(db, ns)
 
 
-def install() -> None:
-    """Have the database layer load each namespace's key before its statements run, when
-    keys are per namespace (else every statement would pay for a call that does nothing)."""
-    keyring = encryption.active()
-    database.set_namespace_hook(_load if keyring is not None and keyring.per_namespace
-                                else None)
-    migration_steps.set_reveal(encryption.reveal)
+def attach(db: Database, keyring: Keyring | None) -> Database:
+    """``db`` sealing and opening content with ``keyring`` (None: encryption off), its
+    migrations reading content through it, and, when keys are per namespace, loading each
+    namespace's key before its statements run (else every statement would pay for a call
+    that does nothing)."""
+    hook: database.NamespaceHook | None = \
+        _load if keyring is not None and keyring.per_namespace else None
+    reveal: migration_steps.Reveal = partial(encryption.opened, keyring)
+    return db.holding(encryption.KEYRING, keyring) \
+        .holding(migration_steps.REVEAL, reveal) \
+        .holding(database.NAMESPACE_HOOK, hook)

@@ -6,11 +6,9 @@ word is gone from search, recall and an export; another namespace's Biscuit is u
 
 from __future__ import annotations
 
-import base64
 import json
-import os
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,11 +17,13 @@ import pytest
 from starlette.applications import Starlette
 
 from graphmem.archive import stores, tiering
+from graphmem.core.config import Settings
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.governance import mentions
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from graphmem.security import encryption
+from tests.support.apps import OwnApp, keyed, new_key, own_app
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, RECORD, fact, said
 from tests.support.graph import delete_namespace
@@ -215,17 +215,16 @@ async def test_keep_is_todays_erasure(gql: GraphQLClient, db: Database, ns: str)
 
 
 @pytest.fixture
-def sealed() -> Iterator[None]:
-    encryption.install(f"k1:{base64.b64encode(os.urandom(32)).decode()}")
-    yield
-    encryption.install(None)
+async def sealed(settings: Settings, admin_token: str, app: Starlette) -> AsyncIterator[OwnApp]:
+    async with own_app(settings, admin_token, app, **keyed(new_key())) as own:
+        yield own
 
 
 async def test_sealed_and_archived_turns_are_found_and_redacted(
-        gql: GraphQLClient, app: Starlette, db: Database, client: httpx.AsyncClient,
-        admin_token: str, ns: str, sealed: None) -> None:
+        admin_token: str, ns: str, sealed: OwnApp) -> None:
     """Neo4j sees neither sealed nor archived text: each turn is read back and matched in
     plaintext; an archived one comes back into the graph redacted, its object deleted."""
+    gql, db = sealed.gql, sealed.db
     old, recent = datetime.now(UTC) - timedelta(days=60), datetime.now(UTC) - timedelta(days=1)
     turns = [{**t, "occurredAt": ((old if i < 3 else recent) + timedelta(minutes=i)).isoformat()}
              for i, t in enumerate(TURNS[:5])]
@@ -259,9 +258,9 @@ async def test_sealed_and_archived_turns_are_found_and_redacted(
     assert told["m1"]["content"] == "I adopted a dog today, his name is [redacted]"
     assert told["m4"]["content"] == "Took [redacted] to the vet this morning"
     assert told["m3"]["content"] == TURNS[2]["content"]
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None and await tiering.objects_of(store, Namespace(ns)) == []
-    exported = await _exported(client, admin_token, ns)
+    exported = await _exported(gql.http, admin_token, ns)
     assert not BISCUIT.search(exported)
     # What was sealed is sealed again once redacted: the graph holds no plaintext of it.
     after, _, _ = await db.driver.execute_query(
@@ -353,9 +352,9 @@ async def test_a_mention_the_rewrite_missed_leaves_the_receipt_unverified(
     await _memory(gql, ns)
     rewrite = mentions.redacted
 
-    def keeping_metadata(mention: mentions.Mention, matcher: re.Pattern[str],
+    def keeping_metadata(db: Database, mention: mentions.Mention, matcher: re.Pattern[str],
                          space: Namespace) -> dict[str, Any]:
-        return {**rewrite(mention, matcher, space), "metadata": mention.row.get("metadata")}
+        return {**rewrite(db, mention, matcher, space), "metadata": mention.row.get("metadata")}
 
     monkeypatch.setattr(mentions, "redacted", keeping_metadata)
     receipt = (await gql.ok(ERASE, ns=ns, m="REDACT"))["eraseSubject"]

@@ -71,7 +71,7 @@ async def test_archived_episodes_keep_their_place_and_come_back_identical(
         now = after[episode["id"]]
         assert now["content"] == "[archived]" and now["archivedAt"]
         assert now["contentHash"] == episode["contentHash"]
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None
     assert len(await tiering.objects_of(store, Namespace(ns))) == 150
 
@@ -102,7 +102,7 @@ async def test_archived_episodes_keep_their_place_and_come_back_identical(
 async def test_erasure_reaches_the_archive(gql: GraphQLClient, app: Starlette, db: Database,
                                            ns: str) -> None:
     await _archived(gql, db, ns, 6)
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None
     receipt = await erasure.erase_episodes(db, Namespace(ns), ["t0", "t1"], "test")
     assert receipt.verified
@@ -115,7 +115,7 @@ async def test_erasure_reaches_the_archive(gql: GraphQLClient, app: Starlette, d
 async def test_a_tampered_object_is_refused_and_nothing_changes(
         gql: GraphQLClient, app: Starlette, db: Database, ns: str) -> None:
     await _archived(gql, db, ns, 2)
-    store = stores.active()
+    store = stores.active(db)
     assert isinstance(store, stores.LocalStore)
     [key, _] = await tiering.objects_of(store, Namespace(ns))
     path = Path(store.root) / key
@@ -171,7 +171,7 @@ async def test_every_path_of_erasure_reaches_the_archive(
     """Closing an ephemeral session and erasing a subject with its episodes delete the
     archived objects of the episodes they erase (and only those), as erasing episodes does."""
     await _archived(gql, db, ns, 6)  # sessions s0 (t0, t3), s1 (t1, t4), s2 (t2, t5)
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None
     here = Namespace(ns)
     await gql.ok("""mutation($ns: String!) { markSessionEphemeral(namespace: $ns,
@@ -200,12 +200,13 @@ async def test_an_object_left_in_the_archive_leaves_the_receipt_unverified(
         gql: GraphQLClient, app: Starlette, db: Database, ns: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
     await _archived(gql, db, ns, 6)
-    store = stores.active()
+    store = stores.active(db)
     assert isinstance(store, stores.LocalStore)
     here = Namespace(ns)
     await gql.ok("""mutation($ns: String!) { markSessionEphemeral(namespace: $ns,
         sessionId: "s1", idleMinutes: 30) { idleMinutes } }""", ns=ns)
-    monkeypatch.setattr(stores, "_store", _Unreachable(store.root))
+    runtime = app.state.runtime  # the app's database, its store away
+    monkeypatch.setattr(runtime, "db", runtime.db.holding(stores.STORE, _Unreachable(store.root)))
     closed = await gql.ok("""mutation($ns: String!) { closeSession(namespace: $ns,
         sessionId: "s1") { verified remainingNodes } }""", ns=ns)
     assert closed["closeSession"] == {"verified": False, "remainingNodes": 2}
@@ -231,7 +232,7 @@ async def test_an_object_that_is_what_its_address_says_but_not_the_episode_is_re
     say. An object written whole under its own (right) address, claiming the episode's id and
     hash but holding other words, passes the first check and must fail the second."""
     await _archived(gql, db, ns, 2)
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None
     [row] = [r for r in await _archive_keys(db, ns) if r["externalId"] == "t0"]
     payload = json.loads(zlib.decompress(await store.get(row["archiveKey"])))

@@ -20,22 +20,14 @@ def test_secret_is_masked_in_repr(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_invalid_value_names_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRAPHMEM_PORT", "not-a-port")
-    get_settings.cache_clear()
-    try:
-        with pytest.raises(ConfigError, match="GRAPHMEM_PORT"):
-            get_settings()
-    finally:
-        get_settings.cache_clear()
+    with pytest.raises(ConfigError, match="GRAPHMEM_PORT"):
+        get_settings()
 
 
 def test_unknown_uri_scheme_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRAPHMEM_NEO4J_URI", "http://example.invalid")
-    get_settings.cache_clear()
-    try:
-        with pytest.raises(ConfigError, match="GRAPHMEM_NEO4J_URI"):
-            get_settings()
-    finally:
-        get_settings.cache_clear()
+    with pytest.raises(ConfigError, match="GRAPHMEM_NEO4J_URI"):
+        get_settings()
 
 
 def test_the_env_file_is_read_from_the_home(monkeypatch: pytest.MonkeyPatch,
@@ -49,8 +41,4 @@ def test_the_env_file_is_read_from_the_home(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("GRAPHMEM_HOME", str(home))
     monkeypatch.delenv("GRAPHMEM_PORT", raising=False)
     monkeypatch.chdir(elsewhere)
-    get_settings.cache_clear()
-    try:
-        assert get_settings().port == 8123
-    finally:
-        get_settings.cache_clear()
+    assert get_settings().port == 8123

@@ -38,7 +38,7 @@ async def test_erasing_an_imported_copy_keeps_the_sources_archived_content(
     for external_id, props in carried.items():
         assert props["content"] == content[external_id]  # the text, not "[archived]"
         assert not {"archive_key", "archived_at", "archive_bytes"} & set(props)
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None
     objects = await tiering.objects_of(store, Namespace(ns))
     assert len(objects) == 6  # the export read them, it did not take them
@@ -59,7 +59,7 @@ async def test_a_file_pointing_into_another_namespaces_archive_is_refused(
         gql: GraphQLClient, app: Starlette, db: Database, ns: str, other: str) -> None:
     """What exports wrote before: the placeholder and the source's archive key."""
     await _archived(gql, db, ns, 3)
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None
     records = await exported(db, ns)
     [key, *_] = await tiering.objects_of(store, Namespace(ns))
@@ -78,7 +78,7 @@ async def test_a_file_pointing_into_another_namespaces_archive_is_refused(
 async def test_a_namespace_never_deletes_another_namespaces_archive_object(
         gql: GraphQLClient, app: Starlette, db: Database, ns: str, other: str) -> None:
     await _archived(gql, db, ns, 2)
-    store = stores.active()
+    store = stores.active(db)
     assert store is not None
     keys = await tiering.objects_of(store, Namespace(ns))
     await tiering.forget_objects(db, store, Namespace(other), keys)  # none of other's

@@ -3,19 +3,17 @@ cannot be moved into another namespace, and decrypted content is sealed again on
 
 from __future__ import annotations
 
-import base64
 import json
-import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 
 import pytest
+from starlette.applications import Starlette
 
+from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput
-from graphmem.db.database import Database
 from graphmem.portability.importing import import_lines
-from graphmem.security import encryption
 from tests.portability.files import exported, lines
-from tests.support.client import GraphQLClient
+from tests.support.apps import OwnApp, keyed, new_key, own_app
 from tests.support.documents import RECORD, said
 from tests.support.graph import delete_namespace, namespace_contents
 
@@ -25,14 +23,14 @@ EPISODES = """query($ns: String!) { episodes(namespace: $ns, first: 10) {
 
 
 @pytest.fixture
-def sealed() -> Iterator[None]:
-    encryption.install(f"k1:{base64.b64encode(os.urandom(32)).decode()}")
-    yield
-    encryption.install(None)
+async def sealed(settings: Settings, admin_token: str, app: Starlette) -> AsyncIterator[OwnApp]:
+    async with own_app(settings, admin_token, app, **keyed(new_key())) as own:
+        yield own
 
 
 async def test_sealed_content_is_exported_sealed_and_stays_in_its_namespace(
-        sealed: None, db: Database, gql: GraphQLClient, ns: str) -> None:
+        sealed: OwnApp, ns: str) -> None:
+    db, gql = sealed.db, sealed.gql
     await gql.ok(RECORD, ns=ns, eps=[said("s1", "2026-05-01T10:00:00Z", f"the code is {SECRET}")])
     file = lines(await exported(db, ns))
     assert SECRET not in "\n".join(file) and json.loads(file[0])["decrypted"] is False
@@ -46,7 +44,8 @@ async def test_sealed_content_is_exported_sealed_and_stays_in_its_namespace(
 
 
 async def test_decrypted_content_is_sealed_again_where_it_is_imported(
-        sealed: None, db: Database, gql: GraphQLClient, ns: str) -> None:
+        sealed: OwnApp, ns: str) -> None:
+    db, gql = sealed.db, sealed.gql
     other = f"{ns}-copy"
     episode = said("s1", "2026-05-01T10:00:00Z", f"the code is {SECRET}")
     await gql.ok(RECORD, ns=ns, eps=[episode])

@@ -30,7 +30,7 @@ from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import store as facts
 from graphmem.retrieval import embeddings
 from graphmem.retrieval.search import Kind, SearchQuery, search
-from graphmem.security import encryption
+from graphmem.security import encryption, namespace_keys
 from graphmem.security.encryption import Keyring
 from tests.support.graph import delete_namespace
 
@@ -160,7 +160,7 @@ async def test_the_worker_embeds_a_turn_with_its_speaker(db: Database, ns: str) 
     mine = [row for row in claimed if row["ns"] == ns]
     await db.write("embeddings/release", element_ids=[row["element_id"] for row in claimed])
     if mine:
-        assert [embeddings._text(row) for row in mine] == ["Ana: Porto, next month."]
+        assert [embeddings._text(db, row) for row in mine] == ["Ana: Porto, next month."]
         return
     stored = await _stored_vector(db, ns)
     said, bare = await embeddings.WordLlamaEmbedder().embed(["Ana: Porto, next month.",
@@ -280,8 +280,8 @@ async def test_an_encrypted_leftover_of_an_earlier_run_fails_no_batch(
     DecryptionFailed for the whole batch (which held every namespace's turns)."""
     other = f"{ns}-b"
     earlier = Keyring.parse(_ring("k1")).seal("a turn of an earlier run", ns)
+    db = namespace_keys.attach(db, encryption.keyring_from(_ring(this_run) if this_run else None))
     try:
-        encryption.install(_ring(this_run) if this_run else None)
         await db.driver.execute_query(
             "CREATE (:Episode:EmbedPending {ns: $ns, id: 'ep_' + randomUUID(), seq: 0, "
             "kind: 'user_message', session_id: 's0', content: $sealed, content_hash: 'x', "
@@ -295,7 +295,6 @@ async def test_an_encrypted_leftover_of_an_earlier_run_fails_no_batch(
                                            "set_aside": True, "error": "DecryptionFailed",
                                            "vector": False}]
     finally:
-        encryption.install(None)
         await delete_namespace(db, other)
 
 

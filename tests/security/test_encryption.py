@@ -7,10 +7,12 @@ from __future__ import annotations
 import base64
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 
 import pytest
+from starlette.applications import Starlette
 
+from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError, DecryptionFailed, InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.db import migration_steps
@@ -20,9 +22,10 @@ from graphmem.episodes.key_rotation import rotate
 from graphmem.portability import mem0
 from graphmem.portability.importing import import_lines
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
-from graphmem.security import encryption
+from graphmem.security import encryption, namespace_keys
 from graphmem.security.encryption import Keyring
 from tests.portability.files import exported, lines
+from tests.support.apps import OwnApp, keyed, own_app
 from tests.support.client import GraphQLClient
 from tests.support.documents import RECORD, ep
 from tests.support.graph import delete_namespace, namespace_contents
@@ -35,11 +38,12 @@ def _key(key_id: str) -> str:
 
 
 @pytest.fixture
-def keys() -> Iterator[list[str]]:
+async def keys(settings: Settings, admin_token: str,
+               app: Starlette) -> AsyncIterator[tuple[OwnApp, list[str]]]:
+    """An app of its own, sealing with k1 (k2 made for a rotation)."""
     made = [_key("k1"), _key("k2")]
-    encryption.install(made[0])
-    yield made
-    encryption.install(None)
+    async with own_app(settings, admin_token, app, **keyed(made[0])) as own:
+        yield own, made
 
 
 def test_a_keyring_seals_to_its_namespace() -> None:
@@ -66,7 +70,8 @@ async def _raw(db: Database, ns: str) -> dict[str, dict[str, str]]:
 
 
 async def test_stored_content_is_ciphertext_and_reads_are_plaintext(
-        gql: GraphQLClient, db: Database, ns: str, keys: list[str]) -> None:
+        ns: str, keys: tuple[OwnApp, list[str]]) -> None:
+    gql, db = keys[0].gql, keys[0].db
     batch = [ep("m1", 1, f"My locker code is {SECRET}.", metadata={"note": SECRET}),
              ep("m2", 2, "Noted, I will remember the locker.")]
     await gql.ok(RECORD, ns=ns, eps=batch)
@@ -97,28 +102,33 @@ async def test_stored_content_is_ciphertext_and_reads_are_plaintext(
     assert {m["retriever"] for h in hits for m in h["matches"]} == {"vector"}  # no BM25
 
 
-async def test_rotation_reseals_under_the_new_key(gql: GraphQLClient, db: Database, ns: str,
-                                                  keys: list[str]) -> None:
+async def test_rotation_reseals_under_the_new_key(
+        settings: Settings, admin_token: str, app: Starlette, ns: str,
+        keys: tuple[OwnApp, list[str]]) -> None:
+    (first, made) = keys
     batch = [ep("m1", 1, f"I live on {SECRET} street."), ep("m2", 2, "Got it.")]
-    await gql.ok(RECORD, ns=ns, eps=batch)
-    encryption.install(f"{keys[1]},{keys[0]}")  # k2 first: encrypts; k1 still decrypts
+    await first.gql.ok(RECORD, ns=ns, eps=batch)
+    # k2 first: encrypts; k1 still decrypts (a CLI's database, as `graphmem encryption rotate`)
+    db = namespace_keys.attach(first.db, encryption.keyring_from(f"{made[1]},{made[0]}"))
     assert await rotate(db, ns=Namespace(ns)) == 2
     stored = await _raw(db, ns)
     assert all(r["content"].startswith("enc:v1:k2:") for r in stored.values())
     assert stored["m2"]["context"].startswith("enc:v1:k2:")
     assert stored["m1"]["hash"].startswith("hmac:k2:")
-    encryption.install(keys[1])  # k1 retired
-    read = await gql.ok("""query($ns: String!) { episodes(namespace: $ns) { nodes {
-        content } } }""", ns=ns)
-    assert read["episodes"]["nodes"][0]["content"] == f"I live on {SECRET} street."
-    assert (await gql.ok(RECORD, ns=ns, eps=batch))["recordEpisodes"]["duplicates"] == 2
-    assert await rotate(db, ns=Namespace(ns)) == 0  # nothing left to re-seal
+    async with own_app(settings, admin_token, app, **keyed(made[1])) as second:  # k1 retired
+        read = await second.gql.ok("""query($ns: String!) { episodes(namespace: $ns) { nodes {
+            content } } }""", ns=ns)
+        assert read["episodes"]["nodes"][0]["content"] == f"I live on {SECRET} street."
+        assert (await second.gql.ok(RECORD, ns=ns, eps=batch))["recordEpisodes"][
+            "duplicates"] == 2
+        assert await rotate(second.db, ns=Namespace(ns)) == 0  # nothing left to re-seal
 
 
 async def test_an_erasure_receipt_looks_for_the_plaintext_of_sealed_content(
-        gql: GraphQLClient, ns: str, keys: list[str]) -> None:
+        ns: str, keys: tuple[OwnApp, list[str]]) -> None:
     """Sealed turns are stored as ciphertext, but a copy of their words can sit elsewhere in
     plaintext (here: a fact quoting one): the receipt searches for both forms."""
+    gql = keys[0].gql
     said = f"Please remember that my locker code is {SECRET}"
     await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, said)])
     await gql.ok("""mutation($ns: String!, $said: String!) { assertFacts(namespace: $ns,
@@ -142,11 +152,15 @@ CONTENTS = """query($ns: String!) { episodes(namespace: $ns, first: 50) {
 
 
 @pytest.fixture(params=["off", "on"])
-def encrypting(request: pytest.FixtureRequest) -> Iterator[bool]:
-    if request.param == "on":
-        encryption.install(_key("k1"))
-    yield request.param == "on"
-    encryption.install(None)
+async def encrypting(request: pytest.FixtureRequest, settings: Settings, admin_token: str,
+                     app: Starlette, gql: GraphQLClient,
+                     db: Database) -> AsyncIterator[OwnApp | None]:
+    """The session's app (encryption off: None), or one of its own sealing with k1."""
+    if request.param == "off":
+        yield None
+        return
+    async with own_app(settings, admin_token, app, **keyed(_key("k1"))) as own:
+        yield own
 
 
 async def _contents(gql: GraphQLClient, ns: str) -> dict[str, str]:
@@ -156,7 +170,9 @@ async def _contents(gql: GraphQLClient, ns: str) -> dict[str, str]:
 
 @pytest.mark.hostile("encryption")
 async def test_content_that_looks_sealed_is_only_text(
-        gql: GraphQLClient, db: Database, ns: str, encrypting: bool) -> None:
+        gql: GraphQLClient, db: Database, ns: str, encrypting: OwnApp | None) -> None:
+    if encrypting is not None:
+        gql, db = encrypting.gql, encrypting.db
     """Issue 36 item 6: content beginning with ``enc:`` was taken for sealed; its tenant's
     reads failed (DECRYPTION_FAILED) and so did every embedding batch it was in."""
     await gql.ok(RECORD, ns=ns, eps=[ep(ext, i, text, session=ext)
@@ -189,7 +205,9 @@ async def _embedded_and_found(gql: GraphQLClient, db: Database, ns: str,
 
 @pytest.mark.hostile("encryption")
 async def test_content_that_looks_sealed_survives_export_and_import(
-        gql: GraphQLClient, db: Database, ns: str, encrypting: bool) -> None:
+        gql: GraphQLClient, db: Database, ns: str, encrypting: OwnApp | None) -> None:
+    if encrypting is not None:
+        gql, db = encrypting.gql, encrypting.db
     await gql.ok(RECORD, ns=ns, eps=[ep(ext, i, text, session=ext)
                                      for i, (ext, text) in enumerate(FORGED.items())])
     # Sealed content cannot move to another namespace: with encryption on, only a decrypted
@@ -211,7 +229,9 @@ async def test_content_that_looks_sealed_survives_export_and_import(
 
 @pytest.mark.hostile("encryption")
 async def test_mem0_memories_that_look_sealed_are_only_text(
-        gql: GraphQLClient, db: Database, ns: str, encrypting: bool) -> None:
+        gql: GraphQLClient, db: Database, ns: str, encrypting: OwnApp | None) -> None:
+    if encrypting is not None:
+        gql, db = encrypting.gql, encrypting.db
     memories = [{"id": ext, "memory": text, "created_at": f"2024-07-20T08:4{i}:00Z"}
                 for i, (ext, text) in enumerate(FORGED.items())]
     await import_lines(db, [json.dumps(r) for r in mem0.records(memories, Namespace(ns))])
@@ -254,10 +274,11 @@ def test_the_migration_knows_the_sealed_form() -> None:
 
 @pytest.mark.hostile("encryption")
 async def test_an_import_refuses_sealed_values_no_key_opens(
-        gql: GraphQLClient, db: Database, ns: str, keys: list[str]) -> None:
+        ns: str, keys: tuple[OwnApp, list[str]]) -> None:
     """An export's sealed values are taken as sealed, so one no key of the service opens for
     the namespace (forged, or sealed elsewhere) is refused by its line, not stored to fail
     every read of it."""
+    gql, db = keys[0].gql, keys[0].db
     await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "a real turn")])
     records = await exported(db, ns)
     await delete_namespace(db, ns)

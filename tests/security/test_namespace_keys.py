@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
@@ -15,7 +15,6 @@ import pytest
 from starlette.applications import Starlette
 
 from graphmem.archive import stores, tiering
-from graphmem.core.config import get_settings
 from graphmem.core.errors import DecryptionFailed, InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
@@ -33,11 +32,10 @@ SECRET = "my passport number is X1234567"
 
 
 @pytest.fixture
-def per_namespace() -> Iterator[None]:
-    encryption.install(f"k1:{base64.b64encode(os.urandom(32)).decode()}", per_namespace=True)
-    namespace_keys.install()
-    yield
-    encryption.install(None)
+def per_namespace(db: Database) -> Database:
+    """The suite's database with a master key, and a key per namespace derived from it."""
+    return namespace_keys.attach(db, encryption.keyring_from(
+        f"k1:{base64.b64encode(os.urandom(32)).decode()}", per_namespace=True))
 
 
 @pytest.fixture
@@ -62,7 +60,8 @@ async def _stored(db: Database, ns: str) -> list[str]:
 
 
 async def test_destroying_a_namespaces_key_leaves_its_content_unreadable(
-        db: Database, ns: str, other: str, per_namespace: None) -> None:
+        ns: str, other: str, per_namespace: Database) -> None:
+    db = per_namespace
     archived_id = await _said(db, ns, SECRET, "a1")
     kept = await _said(db, ns, "I renew it in May", "a2")
     theirs = await _said(db, other, SECRET, "b1")
@@ -71,7 +70,7 @@ async def test_destroying_a_namespaces_key_leaves_its_content_unreadable(
     assert all(v.startswith("enc:v2:k1:") for v in sealed) and SECRET not in str(sealed)
     assert (await _stored(db, other))[0] != sealed[0]  # same text, another key
     # The process's store: an export reads archived content back from it.
-    store = stores.active() or stores.install_from(get_settings())
+    store = stores.required(db)
     await tiering.archive_episodes(db, store, Namespace(ns), [archived_id])
     exported = [r async for r in export(db, Namespace(ns))]
     assert SECRET not in str(exported)
@@ -85,7 +84,7 @@ async def test_destroying_a_namespaces_key_leaves_its_content_unreadable(
     with pytest.raises(DecryptionFailed, match="destroyed"):
         await tiering.rehydrate(db, store, Namespace(ns), [archived_id])  # its archive
     with pytest.raises(DecryptionFailed):
-        encryption.reveal(sealed[1], ns)  # with the master key still held
+        encryption.reveal(db, sealed[1], ns)  # with the master key still held
     assert (await episodes.by_ids(db, Namespace(other), [theirs]))[theirs].content == SECRET
     # The namespace itself goes on under a new key; what was sealed before stays lost.
     fresh = await _said(db, ns, "a new beginning", "a3")
@@ -102,12 +101,13 @@ async def test_only_an_admin_destroys_a_key_and_only_where_keys_are_per_namespac
 
 
 async def test_the_embedding_queue_runs_on_after_a_key_is_destroyed(
-        app: Starlette, db: Database, ns: str, other: str, per_namespace: None) -> None:
+        app: Starlette, ns: str, other: str, per_namespace: Database) -> None:
+    db = per_namespace
     async with embedding_paused(app):  # this test's own worker runs the queue
         await embed_all_pending(db, WordLlamaEmbedder(), 256)  # what others left
         lost = await _said(db, ns, SECRET, "a1")
         kept = await _said(db, other, "I like herons", "b1")
-        keyring = encryption.active()
+        keyring = encryption.active(db)
         assert keyring is not None
         keyring.salts.clear()  # as in a worker process that has read no namespace yet
         await namespace_keys.destroy(db, Namespace(ns), ns)
@@ -121,12 +121,12 @@ async def test_the_embedding_queue_runs_on_after_a_key_is_destroyed(
 
 
 async def test_a_key_another_process_destroyed_is_dropped_here_within_a_minute(
-        db: Database, ns: str, per_namespace: None, monkeypatch: pytest.MonkeyPatch) -> None:
+        ns: str, per_namespace: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """This process read the namespace's salt and keeps it; another process destroys the key
     (the statement `destroyNamespaceKey` runs, without this process's keyring hearing of it).
     Sixty seconds after the salt was read, it is read again, and the content is lost here
     too (README: "Other processes stop using a destroyed key within 60 seconds")."""
-    clock = [1_000.0]
+    db, clock = per_namespace, [1_000.0]
     monkeypatch.setattr(encryption, "time", SimpleNamespace(monotonic=lambda: clock[0]))
     said = await _said(db, ns, SECRET, "a1")
     assert (await episodes.by_ids(db, Namespace(ns), [said]))[said].content == SECRET
@@ -139,11 +139,12 @@ async def test_a_key_another_process_destroyed_is_dropped_here_within_a_minute(
 
 
 async def test_a_namespace_read_before_its_first_turn_gets_a_key_for_it(
-        db: Database, ns: str, per_namespace: None) -> None:
+        ns: str, per_namespace: Database) -> None:
     """A read of a namespace with no key yet remembers that it has none; the first write then
     makes its key (a read never does), and what it seals opens."""
+    db = per_namespace
     assert await episodes.by_ids(db, Namespace(ns), ["nothing"]) == {}
-    keyring = encryption.active()
+    keyring = encryption.active(db)
     assert keyring is not None and keyring.knows(ns) and not keyring.knows(ns, with_key=True)
     made = await _said(db, ns, SECRET, "m1")
     assert (await episodes.by_ids(db, Namespace(ns), [made]))[made].content == SECRET

@@ -258,7 +258,7 @@ async def _load(db: Database, ns: Namespace, ranked: list[Hit]) -> None:
                          fact_ids=ids[Kind.FACT], summary_ids=ids[Kind.SUMMARY],
                          entity_ids=ids[Kind.ENTITY]))[0]
     found: dict[Kind, dict[str, Any]] = {
-        Kind.EPISODE: {r["id"]: Episode.from_row(r) for r in row["episodes"]},
+        Kind.EPISODE: {r["id"]: Episode.from_row(r, db) for r in row["episodes"]},
         Kind.FACT: {r["id"]: Fact.from_row(r) for r in row["facts"]},
         Kind.SUMMARY: {r["id"]: Summary.from_row(r) for r in row["summaries"]},
         Kind.ENTITY: {r["entity"]["id"]: Entity.from_row(r["entity"], r["aliases"])

@@ -1,0 +1,79 @@
+"""Two apps in one process, over the real Neo4j, each with settings of its own: neither sees
+the other's encryption keys or archive store (issue 40: they were process-wide singletons,
+and the app made last set them for both)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from starlette.applications import Starlette
+
+from graphmem.core.config import Settings
+from graphmem.db.database import Database
+from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
+from tests.support.apps import OwnApp, keyed, new_key, own_app
+from tests.support.client import GraphQLClient
+from tests.support.documents import RECORD, said
+
+SECRET = "the safe's code is 4-8-15-16"
+EPISODES = """query($ns: String!) { episodes(namespace: $ns) { nodes { content } } }"""
+ARCHIVE_ALL = """mutation($ns: String!) {
+  a: setRetentionPolicy(namespace: $ns, policy: {maxAgeDays: 30, action: ARCHIVE}) { action }
+  b: sweepRetention(namespace: $ns) { episodesArchived } }"""
+
+
+async def _stored(db: Database, ns: str) -> list[str]:
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (e:Episode {ns: $ns}) RETURN e.content AS content", {"ns": ns},
+        database_=db.name)
+    return [r["content"] for r in rows]
+
+
+def _objects(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+async def _remember(app: OwnApp, ns: str) -> None:
+    old = (datetime.now(UTC) - timedelta(days=60)).isoformat()
+    await app.gql.ok(RECORD, ns=ns, eps=[said("m1", old, SECRET)])
+
+
+async def test_two_apps_keep_their_own_keys_and_archive_stores(
+        settings: Settings, admin_token: str, app: Starlette, gql: GraphQLClient, db: Database,
+        ns: str, other: str, tmp_path: Path) -> None:
+    here, there = tmp_path / "archive-a", tmp_path / "archive-b"
+    async with own_app(settings, admin_token, app, archive_url=here.as_uri(),
+                       **keyed(new_key("a"))) as first, \
+            own_app(settings, admin_token, app, archive_url=there.as_uri(),
+                    **keyed(new_key("b"))) as second:
+        await _remember(first, ns)
+        await _remember(second, other)
+        # Each sealed under its own key, and reads its own namespace in plaintext…
+        assert [v[:8] for v in await _stored(db, ns)] == ["enc:v1:a"]
+        assert [v[:8] for v in await _stored(db, other)] == ["enc:v1:b"]
+        for own, space in ((first, ns), (second, other)):
+            nodes = (await own.gql.ok(EPISODES, ns=space))["episodes"]["nodes"]
+            assert nodes == [{"content": SECRET}]
+        # …and cannot open the other's: it holds no key of the other app's.
+        refused = await second.gql(EPISODES, ns=ns)
+        assert refused["errors"][0]["extensions"]["code"] == "DECRYPTION_FAILED"
+        assert SECRET not in str(refused)
+
+        # Archived, each turn goes into its own app's store, and nowhere else (a turn is
+        # archived once embedded, from its plaintext: by its own app's worker, or here).
+        for own, space in ((first, ns), (second, other)):
+            await embed_all_pending(own.db, WordLlamaEmbedder(), 256)
+            swept = await own.gql.ok(ARCHIVE_ALL, ns=space)
+            assert swept["b"] == [{"episodesArchived": 1}]
+        mine, theirs = _objects(here), _objects(there)
+        assert len(mine) == 1 and len(theirs) == 1 and mine != theirs
+        for own, space in ((first, ns), (second, other)):  # read back from its own store
+            restored = await own.gql.ok("""mutation($ns: String!) { rehydrate(
+                namespace: $ns, ids: ["m1"]) { content } }""", ns=space)
+            assert restored["rehydrate"] == [{"content": SECRET}]
+        assert _objects(here) == [] and _objects(there) == []
+    # The suite's own app, made first and serving all along, holds no key of either.
+    for space in (ns, other):
+        refused = await gql(EPISODES, ns=space)
+        assert refused["errors"][0]["extensions"]["code"] == "DECRYPTION_FAILED"
