@@ -258,10 +258,10 @@ async def written_and_embedded(gql: GraphQL, db: Database,
     """``size`` new turns recorded in a new namespace, and the seconds until the service's
     worker has embedded them all: turns per second."""
     ns = f"bench/scale/probe-{uuid.uuid4().hex[:6]}"
-    turns = [t for c in conversations for t in c.turns][:size]
-    episodes = [{"externalId": t.id, "sessionId": f"s{t.session}", "kind": "USER_MESSAGE",
-                 "actor": t.speaker, "content": t.content, "occurredAt": t.at.isoformat()}
-                for t in turns]
+    episodes = [{"externalId": f"{c.name}/{t.id}", "sessionId": f"{c.name}/{t.session}",
+                 "kind": "USER_MESSAGE", "actor": t.speaker, "content": t.content,
+                 "occurredAt": t.at.isoformat()}
+                for c in conversations for t in c.turns][:size]
     began = time.perf_counter()
     for i in range(0, len(episodes), locomo.BATCH):
         await gql(locomo.RECORD, ns=ns, episodes=episodes[i:i + locomo.BATCH])
