@@ -131,6 +131,25 @@ async def test_a_message_over_the_body_cap_closes_the_socket_and_writes_nothing(
     assert await episode_contents(db, ns) == []
 
 
+
+async def test_a_message_of_exactly_the_body_cap_is_served(
+        service: str, db: Database, ns: str) -> None:
+    """The cap is the largest message read: at it the turn is recorded, the socket open."""
+    token, _ = await narrow_key(db, ns)
+
+    def message(size: int) -> str:
+        def text(content: str) -> str:
+            return json.dumps({"id": "exact", "type": "subscribe", "payload": {
+                "query": RECORD, "variables": {"ns": ns, "eps": [ep("exact", 1, content)]}}})
+        return text("x" * (size - len(text(""))))
+
+    async with socket(service, token) as ws:
+        await ws.send(message(BODY))
+        reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        assert reply["type"] == "next" and not reply["payload"].get("errors"), reply
+        assert await close_code(ws, 0.5) is None
+    assert await episode_contents(db, ns) == ["x" * (BODY - len(message(0)))]
+
 async def test_a_lone_surrogate_is_invalid_input_as_over_http(
         service: str, db: Database, ns: str) -> None:
     token, _ = await narrow_key(db, ns)
