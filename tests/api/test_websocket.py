@@ -184,6 +184,41 @@ async def test_a_key_holds_so_many_sockets_and_subscriptions(
         assert data(await operate(again, "q", EPISODES, ns=ns))
 
 
+
+async def test_an_ended_subscription_gives_its_place_back(
+        service: str, db: Database, ns: str) -> None:
+    token, _ = await narrow_key(db, ns)
+
+    def subscribe(op_id: str) -> str:
+        return json.dumps({"id": op_id, "type": "subscribe",
+                           "payload": {"query": EVENTS, "variables": {"ns": ns}}})
+
+    async with socket(service, token) as ws:
+        for i in range(SUBSCRIPTIONS):
+            await ws.send(subscribe(f"e{i}"))
+        await asyncio.sleep(0.5)
+        assert error_codes(await operate(ws, "over", EVENTS, ns=ns)) == ["QUERY_TOO_COSTLY"]
+        await ws.send(json.dumps({"id": "e0", "type": "complete"}))
+        await asyncio.sleep(0.5)
+        await ws.send(subscribe("again"))
+        heard = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                heard.append(json.loads(await asyncio.wait_for(ws.recv(), 2)))
+        assert [m for m in heard if m.get("id") == "again"] == []  # running, no error
+        assert await close_code(ws, 0.2) is None
+
+
+async def test_the_key_may_come_as_lower_case_authorization(
+        service: str, db: Database, ns: str) -> None:
+    """graphql-ws clients send connectionParams as the application wrote them."""
+    token, _ = await narrow_key(db, ns)
+    async with socket(service, token, init=False) as ws:
+        await ws.send(json.dumps({"type": "connection_init",
+                                  "payload": {"authorization": f"Bearer {token}"}}))
+        assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "connection_ack"
+        assert data(await operate(ws, "q", EPISODES, ns=ns)) == {"episodes": {"nodes": []}}
+
 async def test_an_idle_socket_is_closed_but_a_listening_one_is_kept(
         service: str, db: Database, ns: str) -> None:
     token, _ = await narrow_key(db, ns)
