@@ -83,6 +83,21 @@ async def test_a_revoked_key_cannot_write_or_read_on_a_socket_opened_before(
     assert await episode_contents(db, ns) == ["kept"]
 
 
+
+async def test_each_operation_checks_the_key_itself(db: Database, ns: str) -> None:
+    """Without a cache a revocation holds at once: the very next operation on an open socket
+    is refused by its own check (the watch looks only every second), and writes nothing."""
+    token, key_id = await narrow_key(db, ns)
+    with serving(GRAPHMEM_AUTH_CACHE_S="0") as url:
+        async with socket(url, token) as ws:
+            assert data(await operate(ws, "1", RECORD, ns=ns, eps=[ep("before", 1, "kept")]))
+            await revoke_key(db, key_id)
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(json.dumps({"id": "2", "type": "subscribe", "payload": {
+                    "query": RECORD, "variables": {"ns": ns, "eps": [ep("after", 2, "no")]}}}))
+            assert await close_code(ws, 5) == 4403
+    assert await episode_contents(db, ns) == ["kept"]
+
 async def test_erased_evidence_is_not_served_from_an_earlier_operation_on_the_socket(
         service: str, db: Database, ns: str) -> None:
     token, _ = await narrow_key(db, ns)
