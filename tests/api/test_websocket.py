@@ -96,6 +96,13 @@ async def test_each_operation_checks_the_key_itself(db: Database, ns: str) -> No
                 await ws.send(json.dumps({"id": "2", "type": "subscribe", "payload": {
                     "query": RECORD, "variables": {"ns": ns, "eps": [ep("after", 2, "no")]}}}))
             assert await close_code(ws, 5) == 4403
+        listener, listener_id = await narrow_key(db, ns)
+        async with socket(url, listener) as ws:  # only a subscription: the watch's part
+            await ws.send(json.dumps({"id": "events", "type": "subscribe",
+                                      "payload": {"query": EVENTS, "variables": {"ns": ns}}}))
+            await asyncio.sleep(0.5)
+            await revoke_key(db, listener_id)
+            assert await close_code(ws, 3) == 4403  # within a look of the watch (1 s)
     assert await episode_contents(db, ns) == ["kept"]
 
 async def test_erased_evidence_is_not_served_from_an_earlier_operation_on_the_socket(
