@@ -93,6 +93,15 @@ async def test_a_merge_folds_only_what_overlaps_and_disputes_only_its_own_values
         ("Alice", "works_at", "Acme"), ("Alice", "works_at", "Acme"),
         ("Bob", "lives_in", "Lisbon"), ("Carol", "lives_in", "Lisbon")]
 
+
+async def test_an_entity_reads_its_facts_out_and_in_apart(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "works_at", "Acme"),
+                                       fact("Bob", "knows", "Alice")])
+    found = await gql.ok("""query($ns: String!) { entity(namespace: $ns, name: "Alice") {
+        factsOut { predicate object } factsIn { subject predicate } } }""", ns=ns)
+    assert found["entity"] == {"factsOut": [{"predicate": "works_at", "object": "Acme"}],
+                               "factsIn": [{"subject": "Bob", "predicate": "knows"}]}
+
 TRAVERSE = """
 query($ns: String!, $from: String!, $depth: Int!, $predicates: [String!], $direction: Direction!,
       $limit: Int! = 200, $validAt: DateTime) {
