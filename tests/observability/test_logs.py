@@ -57,3 +57,17 @@ def test_a_logged_exception_is_named_by_its_type_never_its_message() -> None:
     line = JsonFormatter().format(record)
     assert json.loads(line)["exception"] == "ValueError"
     assert SECRET not in line
+
+
+def test_libraries_that_log_content_stay_quiet_under_a_debug_root() -> None:
+    """GRAPHMEM_LOG_LEVEL=DEBUG is for graphmem's own lines: the Neo4j driver would log every
+    query with its parameters (memory content) at DEBUG."""
+    root = logging.getLogger()
+    before = root.level
+    try:
+        root.setLevel(logging.DEBUG)
+        quiet_libraries()
+        for noisy in ("neo4j", "httpx", "openai", "uvicorn.access"):
+            assert not logging.getLogger(noisy).isEnabledFor(logging.INFO), noisy
+    finally:
+        root.setLevel(before)
