@@ -57,8 +57,10 @@ async def _write_graph(driver: Neo4jDriver, g: str) -> None:
 
     joined = episode("alice: I just started at Acme Robotics", EpisodeType.message,
                      at(1, 1), at(1, 1))
+    # Ingested half a minute after it was said, the very moment the saga was summarised:
+    # it occurred when said, and the summary had seen it.
     moved = episode("alice: I left Acme, I work at Globex now", EpisodeType.message,
-                    at(3, 1), at(3, 1))
+                    at(3, 1), at(3, 1, second=30))
     noted = episode("assistant: Noted, Globex it is.", EpisodeType.message,
                     at(3, 1, minute=1), at(3, 1, minute=1))
     wiki = episode("Globex is a logistics company based in Oslo.", EpisodeType.text,
