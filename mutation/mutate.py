@@ -246,7 +246,9 @@ def schedule(jobs: list[tuple[Mutant | None, tuple[str, ...]]], copies: list[Pat
 
 def baseline(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> None:
     """The mutants' tests pass on the code as it is, or every mutant would look killed (an
-    environment unlike the suite's once failed them all): stop, saying why."""
+    environment unlike the suite's once failed them all): stop, saying why. They run as one
+    pytest, so its time bound is the sum's, not one mutant's (a slow baseline had read as a
+    failing one)."""
     tests = tuple(sorted({test for m in mutants for test in m.tests}))
     timeout = BASELINE_TIMEOUT_S
     for _, code, output in schedule([(None, tests)], [copy], env, timeout):

@@ -71,6 +71,37 @@ async def test_bad_merges_are_typed_errors_writing_nothing(gql: GraphQLClient, d
     assert await graph_size(db) == before
 
 
+
+async def test_a_merge_folds_only_what_overlaps_and_disputes_only_its_own_values(
+        gql: GraphQLClient, ns: str) -> None:
+    """The same job at two times is two versions, not a duplicate; two people living in the
+    merged city is no dispute (only the merged entity's own ONE values can clash)."""
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("Alice", "works_at", "Acme", validTo="2020-01-01T00:00:00Z"),
+        fact("A. Smith", "works_at", "Acme", validFrom="2021-01-01T00:00:00Z"),
+        fact("Bob", "lives_in", "Lisbon"), fact("Carol", "lives_in", "Lisboa")])
+    merge = """mutation($ns: String!, $from: String!, $into: String!) {
+      mergeEntities(namespace: $ns, from: $from, into: $into) { duplicatesFolded
+        conflictsOpened } }"""
+    person = (await gql.ok(merge, ns=ns, **{"from": "A. Smith", "into": "Alice"}))
+    assert person["mergeEntities"] == {"duplicatesFolded": 0, "conflictsOpened": 0}
+    city = (await gql.ok(merge, ns=ns, **{"from": "Lisboa", "into": "Lisbon"}))
+    assert city["mergeEntities"] == {"duplicatesFolded": 0, "conflictsOpened": 0}
+    believed = await gql.ok(FACTS, ns=ns, history=True)
+    assert sorted((f["subject"], f["predicate"], f["object"])
+                  for f in believed["facts"]["nodes"]) == [
+        ("Alice", "works_at", "Acme"), ("Alice", "works_at", "Acme"),
+        ("Bob", "lives_in", "Lisbon"), ("Carol", "lives_in", "Lisbon")]
+
+
+async def test_an_entity_reads_its_facts_out_and_in_apart(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Alice", "works_at", "Acme"),
+                                       fact("Bob", "knows", "Alice")])
+    found = await gql.ok("""query($ns: String!) { entity(namespace: $ns, name: "Alice") {
+        factsOut { predicate object } factsIn { subject predicate } } }""", ns=ns)
+    assert found["entity"] == {"factsOut": [{"predicate": "works_at", "object": "Acme"}],
+                               "factsIn": [{"subject": "Bob", "predicate": "knows"}]}
+
 TRAVERSE = """
 query($ns: String!, $from: String!, $depth: Int!, $predicates: [String!], $direction: Direction!,
       $limit: Int! = 200, $validAt: DateTime) {

@@ -82,6 +82,7 @@ async def test_equal_timestamps_keep_arrival_order(gql: GraphQLClient, db: Datab
 async def test_pagination_filters_and_cursors(gql: GraphQLClient, ns: str) -> None:
     eps = [ep(f"e{i}", i, session="s1" if i % 2 else "s2") for i in range(10)]
     eps[3]["content"] = "I moved to Lisbon"
+    eps[5]["actor"] = "planner"
     await gql.ok(RECORD, ns=ns, eps=eps)
     seen, after = [], None
     while True:
@@ -95,6 +96,8 @@ async def test_pagination_filters_and_cursors(gql: GraphQLClient, ns: str) -> No
     assert len(odd["episodes"]["edges"]) == 5
     text = await gql.ok(LIST, ns=ns, first=50, where={"textContains": "lisbon"})
     assert [e["node"]["externalId"] for e in text["episodes"]["edges"]] == ["e3"]
+    spoken = await gql.ok(LIST, ns=ns, first=50, where={"actor": "planner"})
+    assert [e["node"]["externalId"] for e in spoken["episodes"]["edges"]] == ["e5"]
     window = await gql.ok(LIST, ns=ns, first=50, where={
         "occurredFrom": "2026-05-01T09:02:00Z", "occurredTo": "2026-05-01T09:05:00Z"})
     assert [e["node"]["externalId"] for e in window["episodes"]["edges"]] == ["e2", "e3", "e4"]

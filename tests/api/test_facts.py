@@ -102,17 +102,25 @@ async def test_provenance_is_one_statement(gql: GraphQLClient, db: Database, ns:
 
 
 async def test_provenance_round_trip(gql: GraphQLClient, ns: str) -> None:
-    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "I moved to Lisbon last week")])
+    await gql.ok(RECORD, ns=ns, eps=[ep("m1", 1, "I moved to Lisbon last week"),
+                                     ep("m2", 5, "The flat is near the river")])
     asserted = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_in", "Lisbon",
                                                        evidence=["m1"], source="USER_STATEMENT")])
     fact_id = asserted["assertFacts"][0]["fact"]["id"]
     episodes = await gql.ok("""query($ns: String!) { episodes(namespace: $ns, first: 5) {
         nodes { id } } }""", ns=ns)
-    episode_id = episodes["episodes"]["nodes"][0]["id"]
-    summary = await gql.ok("""mutation($ns: String!, $s: SummaryInput!) {
-        writeSummary(namespace: $ns, summary: $s) { id stale coversFrom } }""", ns=ns, s={
-        "text": "User moved to Lisbon.", "covers": [episode_id], "cites": [fact_id],
-        "sessionId": "s1"})
+    episode_id, later_id = (e["id"] for e in episodes["episodes"]["nodes"])
+    write = """mutation($ns: String!, $s: SummaryInput!) {
+        writeSummary(namespace: $ns, summary: $s) { id stale coversFrom coversTo } }"""
+    earlier = await gql.ok(write, ns=ns, s={"text": "The flat is near the river.",
+                                            "covers": [later_id], "sessionId": "s0"})
+    # It spans the episode it covers and the summary it covers (of a later turn).
+    summary = await gql.ok(write, ns=ns, s={
+        "text": "User moved to Lisbon.", "covers": [earlier["writeSummary"]["id"], episode_id],
+        "cites": [fact_id], "sessionId": "s1"})
+    span = summary["writeSummary"]
+    assert (span["coversFrom"], span["coversTo"]) == ("2026-05-01T09:01:00+00:00",
+                                                      "2026-05-01T09:05:00+00:00")
     audit = (await gql.ok(PROVENANCE, ns=ns, id=fact_id))["provenance"]
     assert audit["fact"]["assertedBy"] == "tests-admin"
     assert audit["evidence"][0]["content"] == "I moved to Lisbon last week"
@@ -126,6 +134,11 @@ async def test_provenance_round_trip(gql: GraphQLClient, ns: str) -> None:
     latest = await gql.ok("""query($ns: String!) { summary(namespace: $ns, sessionId: "s1") {
         text stale } }""", ns=ns)
     assert latest["summary"] == {"text": "User moved to Lisbon.", "stale": False}
+    await gql.ok("""mutation($ns: String!, $id: ID!) { retractFact(namespace: $ns, factId: $id,
+        reason: "moved away") { status } }""", ns=ns, id=fact_id)
+    after = await gql.ok("""query($ns: String!) { summary(namespace: $ns, sessionId: "s1") {
+        stale } }""", ns=ns)
+    assert after["summary"] == {"stale": True}  # it cites what memory no longer believes
 
 
 HOSTILE = [

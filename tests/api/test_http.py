@@ -13,6 +13,7 @@ from websockets.sync.client import connect
 
 from graphmem.core.config import Settings
 from graphmem.db.database import Database
+from tests.support.graph import episode_contents
 from tests.support.server import serving
 
 
@@ -42,6 +43,21 @@ async def test_oversized_body_is_refused(client: httpx.AsyncClient, settings: Se
                                           "Content-Type": "application/json"})
     assert response.status_code == 413
 
+
+
+async def test_a_body_of_exactly_the_cap_is_served(client: httpx.AsyncClient,
+                                                   settings: Settings, admin_token: str) -> None:
+    """The cap is the largest body served: at it GraphQL runs, a byte past it is 413."""
+    def body(size: int) -> bytes:
+        head, tail = b'{"query": "{ __typename }", "extensions": {"pad": "', b'"}}'
+        return head + b"x" * (size - len(head) - len(tail)) + tail
+
+    headers = {"Authorization": f"Bearer {admin_token}", "Content-Type": "application/json"}
+    exact = await client.post("/graphql", content=body(settings.max_body_bytes), headers=headers)
+    assert exact.status_code == 200 and exact.json()["data"] == {"__typename": "Query"}
+    over = await client.post("/graphql", content=body(settings.max_body_bytes + 1),
+                             headers=headers)
+    assert over.status_code == 413
 
 async def test_graphiql_page_is_served(client: httpx.AsyncClient) -> None:
     response = await client.get("/graphql", headers={"Accept": "text/html"})
@@ -156,3 +172,23 @@ def test_a_store_refused_at_start_serves_nothing_and_says_why(admin_token: str) 
                 ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
         assert "not ready" in closed.value.rcvd.reason
+
+
+@pytest.mark.parametrize(("content", "metadata"), [
+    ('"a\\uD800b"', "{}"),  # an escape in upper case is the same lone surrogate
+    ('"fine"', '{"\\ud800": 1}'),  # in an object's key, not only in its values
+])
+async def test_a_lone_surrogate_anywhere_is_a_typed_400_that_writes_nothing(
+        client: httpx.AsyncClient, admin_token: str, db: Database, ns: str, content: str,
+        metadata: str) -> None:
+    record = ('mutation($ns: String!, $eps: [EpisodeInput!]!) { recordEpisodes(namespace: $ns, '
+              'episodes: $eps) { created } }')
+    body = ('{"query": ' + json.dumps(record) + ', "variables": {"ns": ' + json.dumps(ns)
+            + ', "eps": [{"externalId": "s", "kind": "USER_MESSAGE", "occurredAt": '
+            '"2026-05-01T10:00:00Z", "content": ' + content + ', "metadata": ' + metadata
+            + '}]}}')
+    answer = await client.post("/graphql", content=body.encode(), headers={
+        "Authorization": f"Bearer {admin_token}", "Content-Type": "application/json"})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+    assert await episode_contents(db, ns) == []

@@ -16,7 +16,7 @@ from graphmem.retrieval.at_once import at_once
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from graphmem.retrieval.search import engine
 from tests.support.client import GraphQLClient
-from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
+from tests.support.documents import ASSERT, POLICY, RECORD, ep, fact, said
 from tests.support.graph import delete_namespace
 
 SEARCH = """
@@ -350,3 +350,13 @@ async def test_recall_reads_i_as_the_speaker_and_says_what_is_disputed(gql: Grap
     assert [e["name"] for e in by_default["entities"]] == ["user"]
     assert [p["text"].split(" (since")[0] for p in by_default["pieces"]] == [
         "user lives in Porto"]
+
+
+
+async def test_a_session_filter_keeps_other_sessions_out(gql: GraphQLClient, ns: str) -> None:
+    await gql.ok(RECORD, ns=ns, eps=[ep("a1", 1, "the heron nests by the river", session="s1"),
+                                     ep("b1", 2, "the heron flew over the river", session="s2")])
+    for session, expected in (("s1", ["a1"]), ("s2", ["b1"])):
+        found = await gql.ok(SEARCH, ns=ns, q="heron river", kinds=["EPISODE"],
+                             session=session)
+        assert [h["episode"]["externalId"] for h in found["search"]["hits"]] == expected

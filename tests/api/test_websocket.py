@@ -83,6 +83,28 @@ async def test_a_revoked_key_cannot_write_or_read_on_a_socket_opened_before(
     assert await episode_contents(db, ns) == ["kept"]
 
 
+
+async def test_each_operation_checks_the_key_itself(db: Database, ns: str) -> None:
+    """Without a cache a revocation holds at once: the very next operation on an open socket
+    is refused by its own check (the watch looks only every second), and writes nothing."""
+    token, key_id = await narrow_key(db, ns)
+    with serving(GRAPHMEM_AUTH_CACHE_S="0") as url:
+        async with socket(url, token) as ws:
+            assert data(await operate(ws, "1", RECORD, ns=ns, eps=[ep("before", 1, "kept")]))
+            await revoke_key(db, key_id)
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(json.dumps({"id": "2", "type": "subscribe", "payload": {
+                    "query": RECORD, "variables": {"ns": ns, "eps": [ep("after", 2, "no")]}}}))
+            assert await close_code(ws, 5) == 4403
+        listener, listener_id = await narrow_key(db, ns)
+        async with socket(url, listener) as ws:  # only a subscription: the watch's part
+            await ws.send(json.dumps({"id": "events", "type": "subscribe",
+                                      "payload": {"query": EVENTS, "variables": {"ns": ns}}}))
+            await asyncio.sleep(0.5)
+            await revoke_key(db, listener_id)
+            assert await close_code(ws, 3) == 4403  # within a look of the watch (1 s)
+    assert await episode_contents(db, ns) == ["kept"]
+
 async def test_erased_evidence_is_not_served_from_an_earlier_operation_on_the_socket(
         service: str, db: Database, ns: str) -> None:
     token, _ = await narrow_key(db, ns)
@@ -131,6 +153,25 @@ async def test_a_message_over_the_body_cap_closes_the_socket_and_writes_nothing(
     assert await episode_contents(db, ns) == []
 
 
+
+async def test_a_message_of_exactly_the_body_cap_is_served(
+        service: str, db: Database, ns: str) -> None:
+    """The cap is the largest message read: at it the turn is recorded, the socket open."""
+    token, _ = await narrow_key(db, ns)
+
+    def message(size: int) -> str:
+        def text(content: str) -> str:
+            return json.dumps({"id": "exact", "type": "subscribe", "payload": {
+                "query": RECORD, "variables": {"ns": ns, "eps": [ep("exact", 1, content)]}}})
+        return text("x" * (size - len(text(""))))
+
+    async with socket(service, token) as ws:
+        await ws.send(message(BODY))
+        reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        assert reply["type"] == "next" and not reply["payload"].get("errors"), reply
+        assert await close_code(ws, 0.5) is None
+    assert await episode_contents(db, ns) == ["x" * (BODY - len(message(0)))]
+
 async def test_a_lone_surrogate_is_invalid_input_as_over_http(
         service: str, db: Database, ns: str) -> None:
     token, _ = await narrow_key(db, ns)
@@ -164,6 +205,41 @@ async def test_a_key_holds_so_many_sockets_and_subscriptions(
     async with socket(service, token) as again:  # closed sockets are given back
         assert data(await operate(again, "q", EPISODES, ns=ns))
 
+
+
+async def test_an_ended_subscription_gives_its_place_back(
+        service: str, db: Database, ns: str) -> None:
+    token, _ = await narrow_key(db, ns)
+
+    def subscribe(op_id: str) -> str:
+        return json.dumps({"id": op_id, "type": "subscribe",
+                           "payload": {"query": EVENTS, "variables": {"ns": ns}}})
+
+    async with socket(service, token) as ws:
+        for i in range(SUBSCRIPTIONS):
+            await ws.send(subscribe(f"e{i}"))
+        await asyncio.sleep(0.5)
+        assert error_codes(await operate(ws, "over", EVENTS, ns=ns)) == ["QUERY_TOO_COSTLY"]
+        await ws.send(json.dumps({"id": "e0", "type": "complete"}))
+        await asyncio.sleep(0.5)
+        await ws.send(subscribe("again"))
+        heard = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                heard.append(json.loads(await asyncio.wait_for(ws.recv(), 2)))
+        assert [m for m in heard if m.get("id") == "again"] == []  # running, no error
+        assert await close_code(ws, 0.2) is None
+
+
+async def test_the_key_may_come_as_lower_case_authorization(
+        service: str, db: Database, ns: str) -> None:
+    """graphql-ws clients send connectionParams as the application wrote them."""
+    token, _ = await narrow_key(db, ns)
+    async with socket(service, token, init=False) as ws:
+        await ws.send(json.dumps({"type": "connection_init",
+                                  "payload": {"authorization": f"Bearer {token}"}}))
+        assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "connection_ack"
+        assert data(await operate(ws, "q", EPISODES, ns=ns)) == {"episodes": {"nodes": []}}
 
 async def test_an_idle_socket_is_closed_but_a_listening_one_is_kept(
         service: str, db: Database, ns: str) -> None:

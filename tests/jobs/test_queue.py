@@ -16,6 +16,7 @@ from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
 from graphmem.jobs import queue as jobs
 from graphmem.jobs.queue import JobKind, JobState
+from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace
 
 
@@ -148,3 +149,16 @@ async def test_retry_is_for_failed_or_waiting_jobs(db: Database, ns: str) -> Non
     other = Namespace(ns + "-other")
     with pytest.raises(Exception, match="no job"):
         await jobs.retry(db, other, job_id)  # another namespace cannot see it
+
+
+async def test_jobs_lists_only_the_state_asked_for(gql: GraphQLClient, db: Database,
+                                                   ns: str) -> None:
+    first, _ = await _queue(db, ns, 2)
+    assert await jobs.claim(db, "lister", 60, first) is not None  # running now
+    listed = """query($ns: String!, $state: JobState) { jobs(namespace: $ns, state: $state) {
+        nodes { id state } } }"""
+    running = (await gql.ok(listed, ns=ns, state="RUNNING"))["jobs"]["nodes"]
+    assert first in [j["id"] for j in running] and {j["state"] for j in running} == {"RUNNING"}
+    queued = (await gql.ok(listed, ns=ns, state="QUEUED"))["jobs"]["nodes"]
+    assert first not in [j["id"] for j in queued]
+    assert {j["state"] for j in queued} <= {"QUEUED"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 
 import httpx
 import pytest
@@ -42,3 +43,31 @@ async def test_request_ids_are_echoed_or_made(client: httpx.AsyncClient) -> None
     made = await client.get("/healthz", headers={"x-request-id": "not ok\nX-Evil: 1"})
     assert made.headers["x-request-id"] != "not ok\nX-Evil: 1"
     assert len(made.headers["x-request-id"]) == 32
+
+
+def test_a_logged_exception_is_named_by_its_type_never_its_message() -> None:
+    """A driver's or library's message may quote what it was given: an error's log line
+    carries the exception's type only."""
+    try:
+        raise ValueError(f"could not store {SECRET}")
+    except ValueError:
+        record = logging.getLogger("graphmem.test").makeRecord(
+            "graphmem.test", logging.ERROR, __file__, 1, "unexpected %s", ("ValueError",),
+            sys.exc_info())
+    line = JsonFormatter().format(record)
+    assert json.loads(line)["exception"] == "ValueError"
+    assert SECRET not in line
+
+
+def test_libraries_that_log_content_stay_quiet_under_a_debug_root() -> None:
+    """GRAPHMEM_LOG_LEVEL=DEBUG is for graphmem's own lines: the Neo4j driver would log every
+    query with its parameters (memory content) at DEBUG."""
+    root = logging.getLogger()
+    before = root.level
+    try:
+        root.setLevel(logging.DEBUG)
+        quiet_libraries()
+        for noisy in ("neo4j", "httpx", "openai", "uvicorn.access"):
+            assert not logging.getLogger(noisy).isEnabledFor(logging.INFO), noisy
+    finally:
+        root.setLevel(before)

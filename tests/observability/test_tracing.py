@@ -169,3 +169,16 @@ async def test_otlp_exports_to_the_configured_collector(
     services = {a.value.string_value for resource, _ in exported
                 for a in resource.resource.attributes if a.key == "service.name"}
     assert services == {"graphmem"}
+
+
+def test_an_exception_marks_its_span_by_type_never_by_message(
+        spans: InMemorySpanExporter) -> None:
+    """A library's message may quote what it was given: the span says the exception's type,
+    records no exception event, and so never carries the message."""
+    with pytest.raises(ValueError), tracing.span("work"):
+        raise ValueError(f"could not store {SECRET}")
+    (span,) = spans.get_finished_spans()
+    assert span.status.status_code is StatusCode.ERROR
+    assert span.attributes and span.attributes["error.type"] == "ValueError"
+    assert list(span.events) == []
+    assert SECRET not in f"{span.name} {dict(span.attributes)} {span.events} {span.status}"

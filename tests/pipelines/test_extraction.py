@@ -10,6 +10,7 @@ from graphmem.core.config import Settings
 from graphmem.db.database import Database
 from graphmem.pipelines.worker import Worker
 from tests.support.client import GraphQLClient
+from tests.support.documents import ASSERT, POLICY, fact
 
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $eps) { created duplicates } }"""
@@ -165,3 +166,21 @@ async def test_an_actor_too_long_to_name_is_refused(gql: GraphQLClient, ns: str)
     body = await gql(RECORD, ns=ns, eps=[_episode("x", "a" * 300, "USER_MESSAGE", "I'm Dana.",
                                                   "2026-05-01T09:00:00Z")])
     assert body["errors"][0]["extensions"]["code"] == "INVALID_INPUT"
+
+
+async def test_a_correction_with_two_values_to_choose_from_is_a_plain_claim(
+        gql: GraphQLClient, db: Database, settings: Settings, ns: str) -> None:
+    """"Actually, I live in Porto" while Lisbon and Porto are both disputed: which one was
+    wrong is not said, so nothing is replaced outright; the dispute stays for a person."""
+    await gql.ok(POLICY, ns=ns, p="lives_in", c="ONE", s="MANUAL")
+    for city in ("Lisbon", "Porto"):
+        await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_in", city)])
+    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
+                      extract } }""", ns=ns)
+    await gql.ok(RECORD, ns=ns, eps=[_episode("u9", "user", "USER_MESSAGE",
+                                              "Actually, I live in Porto.",
+                                              "2026-09-02T10:00:00Z")])
+    await Worker(db, settings).drain()
+    now = await _facts(gql, ns, "user", "lives_in")
+    assert "Lisbon" in [f["object"] for f in now]
+    assert [s for f in now for s in f["supersedes"] if s["strategy"] == "correction"] == []

@@ -79,6 +79,16 @@ def test_previous_summary_is_preferred_when_the_budget_is_tight() -> None:
     assert summarise(new, previous=previous, budget_tokens=budget) == previous
 
 
+
+def test_the_previous_summary_outweighs_a_new_sentence_that_would_win_alone() -> None:
+    """A sentence kept once is hard to displace: a new one that scores higher on its own
+    (a name, a place, a year) does not push it out when only one of them fits."""
+    previous, new = "user: I like tea.", "Ana and Rui moved to Lisbon in 2024."
+    budget = max(tokens.count(previous), tokens.count(f"user: {new}"))
+    assert tokens.count(f"{previous}\nuser: {new}") > budget
+    assert summarise([Line("user", new)], budget_tokens=budget) == f"user: {new}"
+    assert summarise([Line("user", new)], previous=previous, budget_tokens=budget) == previous
+
 def test_near_duplicates_are_kept_once() -> None:
     lines = [
         Line("user", "I live in Porto with my wife."),

@@ -79,8 +79,11 @@ async def test_bad_answers_are_retried_or_failed_with_a_clear_error(db: Database
                                                                      ns: str) -> None:
     cases = [
         (Reply(content='{"facts": [{"episode": 1,'), JobState.QUEUED, "malformed JSON"),
-        (Reply(content='{"facts": [{"episode": "x"}]}'), JobState.QUEUED, "does not match"),
+        # the model's words (here a piece of the turn) stay out of the error
+        (Reply(content='{"facts": [{"episode": "Lisbon"}]}'), JobState.QUEUED, "does not match"),
         (Reply(refusal="I can't help with that."), JobState.FAILED, "refused"),
+        (Reply(content='{"facts": []}', finish_reason="content_filter"), JobState.FAILED,
+         "refused"),
         (Reply(status=429), JobState.QUEUED, "rate limiting (429)"),
         (Reply(status=503), JobState.QUEUED, "answered 503"),
         (Reply(content="{}", delay_s=3.0), JobState.QUEUED, "timed out"),

@@ -133,6 +133,23 @@ def test_repeats_in_one_episode_become_one_candidate() -> None:
         "Dana"]
 
 
+
+def test_a_repeat_in_another_case_is_one_candidate() -> None:
+    assert [c.object for c in extract("e1", "I love jazz. Yes, I love Jazz.", "u", SAID_AT)] == [
+        "jazz"]
+
+
+def test_places_and_organisations_start_with_a_capital() -> None:
+    assert _facts("i live in lisbon. I work at a startup.") == set()
+    assert _facts("i live in Lisbon. I work at Acme.") == {("lives_in", "Lisbon"),
+                                                            ("works_at", "Acme")}
+
+
+def test_a_phone_number_has_at_least_seven_digits() -> None:
+    assert _facts("My phone number is 555 1234.") == {("phone", "555 1234")}
+    assert _facts("My phone number is 12 3456.") == set()
+
+
 # A sample of realistic user messages. For each: the facts the extractor reads (all of them,
 # so anything extra fails the test as an invented fact) and the facts a careful reader would
 # take from it that the extractor misses.

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from graphmem.core.config import Settings
+from graphmem.core.errors import LLMError
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.episodes import store as episodes
@@ -22,7 +23,7 @@ from graphmem.episodes.store import EpisodeKind, NewEpisode, Sensitivity
 from graphmem.governance import retention
 from graphmem.jobs import queue as jobs
 from graphmem.jobs.queue import JobKind, JobState
-from graphmem.pipelines.worker import Worker
+from graphmem.pipelines.worker import Worker, _describe
 from tests.support.chat_endpoint import Reply, chat_endpoint, facts_reply
 from tests.support.graph import delete_namespace
 
@@ -215,3 +216,11 @@ async def test_a_namespace_with_bad_stored_policies_stops_no_one_else(
         assert not any("evil" in m or "soon" in m for m in said)  # types, never stored values
     finally:
         await delete_namespace(db, bad)
+
+
+def test_a_job_error_names_a_foreign_exception_by_its_type_only() -> None:
+    """A driver's or library's message may quote memory content; graphmem's own messages
+    never do: only those are kept on the job and in the log line."""
+    assert _describe(ValueError("could not store 'I live in Lisbon'")) == "ValueError"
+    assert _describe(LLMError("the LLM endpoint timed out")) == (
+        "LLM_ERROR: the LLM endpoint timed out")

@@ -53,6 +53,8 @@ def test_instants_and_lists_come_back_as_they_were() -> None:
     for value in (moment, [1.5, 2.0], "enc:v1:k1:abc", 3, True):
         assert decode(json.loads(json.dumps(encode(value))), "here") == value
     assert type(decode(json.loads(json.dumps(encode(1.0))), "here")) is float
+    for edge in (2**63 - 1, -2**63):  # Neo4j's integers, to the last one
+        assert decode(edge, "here") == edge
 
 
 def test_ids_remapped_into_another_namespace_are_stable_and_distinct() -> None:
@@ -72,6 +74,8 @@ def test_ids_remapped_into_another_namespace_are_stable_and_distinct() -> None:
     ('{"node": "Episode", "key": "e", "props": {"at": {"$datetime": "2026-05-01"}}}',
      "timezone"),
     ('{"node": "Episode", "key": "e", "props": {"xs": [1, "a"]}}', "one type"),
+    ('{"node": "Episode", "key": "e", "props": {"n": 9223372036854775808}}', "64 bits"),
+    ('{"node": "Episode", "key": "e", "props": {"n": -9223372036854775809}}', "64 bits"),
     ("[]", "JSON object"), ('{"what": 1}', "expected a node"),
 ])
 def test_a_hostile_or_broken_line_is_a_typed_error_naming_it(line: str, says: str) -> None:

@@ -57,9 +57,11 @@ async def _write_graph(driver: Neo4jDriver, g: str) -> None:
 
     joined = episode("alice: I just started at Acme Robotics", EpisodeType.message,
                      at(1, 1), at(1, 1))
+    # Ingested half a minute after it was said, the very moment the saga was summarised:
+    # it occurred when said, and the summary had seen it.
     moved = episode("alice: I left Acme, I work at Globex now", EpisodeType.message,
-                    at(3, 1), at(3, 1))
-    noted = episode("assistant: Noted, Globex it is.", EpisodeType.message,
+                    at(3, 1), at(3, 1, second=30))
+    noted = episode("Assistant: Noted, Globex it is.", EpisodeType.message,
                     at(3, 1, minute=1), at(3, 1, minute=1))
     wiki = episode("Globex is a logistics company based in Oslo.", EpisodeType.text,
                    at(3, 2), at(3, 2))
@@ -124,7 +126,7 @@ async def test_a_graphiti_group_imports_with_its_history(
     assert [(e["content"], e["kind"], e["actor"], e["sessionId"], e["seq"]) for e in episodes] \
         == [("alice: I just started at Acme Robotics", "USER_MESSAGE", "alice", "onboarding", 1),
             ("alice: I left Acme, I work at Globex now", "USER_MESSAGE", "alice", "onboarding", 2),
-            ("assistant: Noted, Globex it is.", "AGENT_MESSAGE", "assistant", "onboarding", 3),
+            ("Assistant: Noted, Globex it is.", "AGENT_MESSAGE", "Assistant", "onboarding", 3),
             ("Globex is a logistics company based in Oslo.", "DOCUMENT", None, "graphiti", 1)]
     first = episodes[0]
     assert first["externalId"].startswith("graphiti:")
@@ -156,7 +158,7 @@ async def test_a_graphiti_group_imports_with_its_history(
     why = await gql.ok("""query($ns: String!, $id: ID!) { provenance(namespace: $ns,
         factId: $id) { evidence { content } } }""", ns=ns, id=globex["id"])
     assert sorted(e["content"] for e in why["provenance"]["evidence"]) == [
-        "alice: I left Acme, I work at Globex now", "assistant: Noted, Globex it is."]
+        "Assistant: Noted, Globex it is.", "alice: I left Acme, I work at Globex now"]
 
     summary = (await gql.ok("""query($ns: String!) { summary(namespace: $ns,
         sessionId: "onboarding") { text producer coversFrom coversTo } }""", ns=ns))["summary"]

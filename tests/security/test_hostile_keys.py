@@ -64,6 +64,8 @@ async def test_an_ordinary_name_is_stored_and_listed_as_given(db: Database) -> N
     done = _graphmem("keys", "create", name, "-n", "atk/ok")
     assert done.returncode == 0 and done.stdout.startswith("gm_"), done.stderr
     key_id = done.stdout.split("_")[1]
-    assert any(line.startswith(key_id) and name in line
-               for line in _graphmem("keys", "list").stdout.splitlines())
+    (listed,) = [line for line in _graphmem("keys", "list").stdout.splitlines()
+                 if line.startswith(key_id)]
+    # granted what was asked, and no more: a key is not an admin unless --admin says so
+    assert listed == f"{key_id}  {name}  atk/ok  active"
     assert _graphmem("keys", "revoke", key_id).returncode == 0

@@ -5,8 +5,11 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from graphmem.api.gate import Gate, http_refusal
+from graphmem.core.config import Settings
+from graphmem.core.errors import RateLimited
 from graphmem.db.database import Database
-from graphmem.security.auth import create_key
+from graphmem.security.auth import Principal, create_key
 from graphmem.security.rate_limit import RateLimiter
 
 
@@ -46,3 +49,15 @@ async def test_over_the_limit_is_429_before_graphql(client: httpx.AsyncClient, d
     assert codes == [200, 200, 429]
     assert limited.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
     assert int(limited.headers["retry-after"]) >= 1
+
+
+def test_retry_after_is_a_whole_second_at_least_however_fast_the_refill() -> None:
+    """At 6,000 a minute the next token is at most 10 ms away: Retry-After still says 1,
+    never 0 (a client told 0 retries at once, and is refused again)."""
+    gate = Gate(Settings(rate_limit_per_minute=6_000, processes=1))
+    key = Principal("k1", "fast", ("a",), False)
+    with pytest.raises(RateLimited) as refused:
+        for _ in range(1_000_000):  # the burst, spent far faster than it refills
+            gate.charge(key)
+    assert refused.value.retry_after == 1 and refused.value.details["retryAfter"] == 1
+    assert http_refusal(refused.value) == (429, {"Retry-After": "1"})

@@ -32,6 +32,7 @@ class Reply:
     # the model calls tools instead: [{"id", "type": "function", "function": {"name",
     # "arguments": JSON text}}], as OpenAI answers them
     tool_calls: list[dict[str, Any]] | None = None
+    finish_reason: str | None = None  # what it says (default: stop, or tool_calls)
 
 
 def facts_reply(*facts: dict[str, Any], **kwargs: Any) -> Reply:
@@ -77,7 +78,8 @@ def chat_endpoint(*script: Reply) -> Iterator[ChatEndpoint]:
                     "role": "assistant", "content": None if reply.refusal else reply.content,
                     "refusal": reply.refusal,
                     **({"tool_calls": reply.tool_calls} if reply.tool_calls else {})},
-                    "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
+                    "finish_reason": reply.finish_reason
+                    or ("tool_calls" if reply.tool_calls else "stop")}],
                 "usage": {"prompt_tokens": reply.prompt_tokens,
                           "completion_tokens": reply.completion_tokens,
                           "total_tokens": reply.prompt_tokens + reply.completion_tokens}})
