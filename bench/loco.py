@@ -4,10 +4,11 @@ fitted on all of them score their own questions (the full fit) better than a con
 nobody fitted on, and only the left-out figure says what a new conversation gets.
 
 Fitting re-ranks one retrieval per question: ``engine.retrieve`` runs the statements once
-per Lucene boost setting (``own_words``, ``speaker``), and ``engine.rank`` fuses those
-candidates under every other weight in-process, so a fit costs seconds, not a search per
-trial. The fitted weights are then scored through the GraphQL API (an app whose settings carry
-them), as the rest of the bench is.
+per Lucene boost setting (``own_words``, ``speaker``) and per expansion on or off (``named``,
+``fact_keys``: a retrieval brings their candidates only when they weigh), and
+``engine.rank`` fuses those candidates under every other weight in-process, so a fit costs
+seconds, not a search per trial. The fitted weights are then scored through the GraphQL
+API (an app whose settings carry them), as the rest of the bench is.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ GRID: dict[str, tuple[float, ...]] = {
     "vector": (0.0, 0.1, 0.2, 0.3, 0.4), "session": (0.0, 0.1, 0.2, 0.4),
     "time": (0.0, 0.25, 0.5, 1.0), "speaker": (1.0, 2.0, 4.0), "own_words": (0.25, 0.5, 1.0),
     "event": (0.0, 0.25, 0.5, 1.0), "earliest": (0.0, 0.1, 0.25, 0.5),
-    "per_session": (0, 2, 3, 5),
+    "per_session": (0, 2, 3, 5), "named": (0.0, 0.1, 0.25, 0.5),
+    "fact_keys": (0.0, 0.25, 0.5, 1.0),
 }
 ROUNDS = 2
 # Where every fit starts: the weights fitted on all three conversations before leave-one-out
@@ -44,8 +46,9 @@ ROUNDS = 2
 # 0.820/0.793 (mean/worst; two fresh runs of the second kind agreed to the digit): a change
 # of less than about 0.01 is noise.
 START = SearchWeights(vector=0.3, session=0.4)
-ADDED = ("event", "earliest", "per_session")  # issue 38's parts, each weighed by the fit
+ADDED = ("event", "earliest", "per_session", "named", "fact_keys")  # issue 38's parts
 LUCENE = ("own_words", "speaker")  # the weights a retrieval depends on; the rest re-rank
+EXPANDED = ("named", "fact_keys")  # a retrieval fetches their candidates only when weighed
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ class Retrievals:
 
     async def prepare(self, asked: Iterable[Asked], weights: SearchWeights) -> None:
         for a in asked:
-            key = (a, tuple(getattr(weights, w) for w in LUCENE))
+            key = (a, _retrieval(weights))
             if key not in self.found:
                 self.found[key] = await retrieve(
                     self.db, Namespace(self.namespaces[a.conversation]),
@@ -91,9 +94,15 @@ class Retrievals:
                            min_similarity=self.settings.vector_min_similarity, weights=weights)
 
     def ranked(self, a: Asked, weights: SearchWeights) -> list[str]:
-        found = self.found[(a, tuple(getattr(weights, w) for w in LUCENE))]
+        found = self.found[(a, _retrieval(weights))]
         ids = self.external[a.conversation]
         return [ids.get(c.id, "") for c in rank(found, weights)[:10]]
+
+
+def _retrieval(weights: SearchWeights) -> tuple[float, ...]:
+    """What a retrieval depends on: the Lucene boosts, and whether each expansion is on."""
+    return (*(getattr(weights, w) for w in LUCENE),
+            *(float(getattr(weights, w) > 0) for w in EXPANDED))
 
 
 def recall_at(ranked: list[str], evidence: tuple[str, ...], k: int) -> float:

@@ -1,12 +1,13 @@
 """Retrieval on real conversations: the LoCoMo dev split, through the GraphQL API.
 
-    bin/bench retrieval --locomo ../shared/data/locomo-dev [--summaries] [--ablate]
-                                                           [--keep-store] [--run ID --keep]
+    bin/bench retrieval --locomo ../shared/data/locomo-dev [--summaries] [--observations]
+                                           [--ablate] [--keep-store] [--run ID --keep]
 
 Each conversation goes into its own namespace, each turn one episode (externalId = dia_id,
 actor = speaker, content = text plus its photo caption, occurredAt = session start + 30 s a
-turn); every question of categories 1-4 is asked with referenceTime = the last session's
-time.
+turn); facts are extracted from every turn by the pipeline the settings give (the offline
+patterns without an LLM: a handful of facts on this split), once per namespace; every
+question of categories 1-4 is asked with referenceTime = the last session's time.
 
 The headline is leave-one-conversation-out (``loco.py``): for each conversation, the search
 weights fitted on the other two, scored on it through the GraphQL API; the mean and the worst
@@ -18,7 +19,9 @@ and all kinds, where a fact hit counts the turns that evidence it), the evidence
 delivers within 1,000 tokens, and a plain BM25 over turns computed in the same run (the
 baseline: lower-case alphanumeric tokens, a small stop list, k1 1.2, b 0.75; also with each
 turn indexed with the previous one). `--summaries` also writes LoCoMo's own session
-summaries as summaries (the fair run ingests turns only; this one says so). `--ablate`
+summaries as summaries (the fair run ingests turns only; this one says so);
+`--observations` writes LoCoMo's own per-session observations as facts with the turns they
+were taken from as evidence, a stand-in for an LLM extraction pipeline's facts. `--ablate`
 reruns search in-process with one part of the pipeline switched off at a time. `--run ID`
 names the namespaces; with `--keep` and `--keep-store` a later run with the same ID reuses
 the ingested turns (for trying changes to search without ingesting again).
@@ -60,6 +63,10 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 BATCH = 200
 RECORD = """mutation($ns: String!, $episodes: [EpisodeInput!]!) {
   recordEpisodes(namespace: $ns, episodes: $episodes) { episodes { id externalId } } }"""
+EXTRACT = """mutation($ns: String!, $ids: [ID!]!) {
+  extractFacts(namespace: $ns, episodeIds: $ids, wait: true) { state facts } }"""
+ASSERT = """mutation($ns: String!, $facts: [FactInput!]!) {
+  assertFacts(namespace: $ns, facts: $facts) { outcome } }"""
 SUMMARY = """mutation($ns: String!, $summary: SummaryInput!) {
   writeSummary(namespace: $ns, summary: $summary) { id } }"""
 SEARCH = """query($ns: String!, $q: String!, $kinds: [SearchKind!], $ref: DateTime!) {
@@ -93,6 +100,7 @@ class Conversation:
     questions: list[Question]
     summaries: dict[int, str]
     reference: datetime
+    observations: list[tuple[str, str, tuple[str, ...]]]  # (speaker, sentence, turns)
 
 
 def load(folder: Path) -> list[Conversation]:
@@ -116,7 +124,12 @@ def _conversation(name: str, raw: dict[str, Any]) -> Conversation:
                  for q in raw["qa"] if q["category"] in CATEGORIES and q["evidence"]]
     summaries = {int(k.split("_")[1]): v for k, v in raw.items()
                  if re.fullmatch(r"session_\d+_summary", k)}
-    return Conversation(name, turns, questions, summaries, last)
+    said = {t.id for t in turns}
+    observations = [(speaker, text, tuple(e for e in re.split(r"[;,\s]+", str(ev)) if e in said))
+                    for k, v in raw.items() if re.fullmatch(r"session_\d+_observation", k)
+                    for speaker, noted in v.items() for text, ev in noted]
+    return Conversation(name, turns, questions, summaries, last,
+                        [o for o in observations if o[2]])
 
 
 # --- The baseline, computed in the same run -------------------------------------------------
@@ -212,6 +225,44 @@ async def ingest(gql: GraphQL, ns: str, conversation: Conversation, summaries: b
                                                    "sessionId": f"session_{session}"})
 
 
+async def extract(gql: GraphQL, db: Database, ns: str) -> int:
+    """Facts from every turn by the pipeline the settings give (offline patterns without an
+    LLM), once per namespace: the facts search uses as keys for their turns and links to the
+    entities a question names (weights ``fact_keys``, ``named``). Returns the facts made."""
+    async with db.driver.session() as session:
+        result = await session.run(
+            "MATCH (j:Job {ns: $ns}) RETURN count(j) AS jobs", {"ns": ns})
+        if (await result.single() or {"jobs": 0})["jobs"]:
+            return 0
+        result = await session.run(
+            "MATCH (e:Episode {ns: $ns}) RETURN e.id AS id ORDER BY e.occurred_at, e.id",
+            {"ns": ns})
+        ids = [r["id"] async for r in result]
+    made = 0
+    for i in range(0, len(ids), BATCH):
+        body = await gql(EXTRACT, ns=ns, ids=ids[i:i + BATCH])
+        made += body["data"]["extractFacts"]["facts"] or 0
+    return made
+
+
+async def observe(gql: GraphQL, db: Database, ns: str, conversation: Conversation) -> int:
+    """LoCoMo's own per-session observations ("Caroline attended an LGBTQ support group…",
+    with the turns it was taken from) as facts of `Speaker observation <sentence>` with those
+    turns as evidence: what an LLM extraction pipeline would give, for measuring the facts'
+    weights (``fact_keys``, ``named``) with more than the offline patterns' few."""
+    async with db.driver.session() as session:
+        result = await session.run("MATCH (f:Fact {ns: $ns, predicate: 'observation'}) "
+                                   "RETURN count(f) AS n", {"ns": ns})
+        if (await result.single() or {"n": 0})["n"]:
+            return 0
+    facts = [{"subject": who, "predicate": "observation", "value": {"string": text},
+              "evidence": list(turns), "source": "EXTRACTION"}
+             for who, text, turns in conversation.observations]
+    for i in range(0, len(facts), BATCH):
+        await gql(ASSERT, ns=ns, facts=facts[i:i + BATCH])
+    return len(facts)
+
+
 async def ingested(db: Database, ns: str, conversation: Conversation) -> bool:
     """Whether a kept run already holds every turn of ``conversation`` (see ``--run``)."""
     async with db.driver.session() as session:
@@ -236,6 +287,8 @@ async def main() -> None:
     parser.add_argument("--locomo", type=Path, required=True)
     parser.add_argument("--summaries", action="store_true",
                         help="also write LoCoMo's session summaries as summaries")
+    parser.add_argument("--observations", action="store_true",
+                        help="also write LoCoMo's session observations as facts")
     parser.add_argument("--ablate", action="store_true",
                         help="search in-process with one part of the pipeline off at a time")
     parser.add_argument("--run", help="the run's name in its namespaces (default: random)")
@@ -262,10 +315,14 @@ async def main() -> None:
             for c in conversations:
                 if not await ingested(db, names[c.name], c):
                     await ingest(gql, names[c.name], c, args.summaries)
+            made = [await extract(gql, db, names[c.name]) for c in conversations]
+            if args.observations:
+                made += [await observe(gql, db, names[c.name], c) for c in conversations]
             await embedded(db, settings)
             print(f"ingested {sum(len(c.turns) for c in conversations)} turns of "
                   f"{len(conversations)} conversations in {time.perf_counter() - started:.1f} s "
-                  f"(embedded){' with LoCoMo session summaries' if args.summaries else ''}")
+                  f"(embedded; {sum(made)} facts written by this run)"
+                  f"{' with LoCoMo session summaries' if args.summaries else ''}")
             started = time.perf_counter()
             for c in conversations:
                 await ask(gql, names[c.name], c, search_table, recall_table, latencies)

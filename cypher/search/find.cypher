@@ -203,6 +203,45 @@ CALL (entity_bm25, entity_vector) {
   }
   RETURN collect({via: entity_id, id: id}) AS from_entities
 }
+// The turns linked to the entities the query names ($names: its word n-grams, matched to an
+// entity's key or alias; at most $expand.named of them): the evidence of their current
+// facts, passing the same filters as episode hits, the most similar to $vector first (the
+// newest without one), at most $named_per_entity each.
+CALL () {
+  WITH $expand.named AS most WHERE most > 0
+  CALL () {
+    MATCH (named:Entity {ns: $ns}) USING INDEX SEEK named:Entity(ns, key)
+    WHERE named.key IN $names
+    RETURN named
+    UNION
+    MATCH (alias:Alias {ns: $ns})-[:ALIAS_OF]->(named) USING INDEX SEEK alias:Alias(ns, key)
+    WHERE alias.key IN $names AND named.ns = $ns  // named: an Entity, by type
+    RETURN named
+  }
+  WITH DISTINCT named ORDER BY named.id LIMIT $expand.named
+  CALL (named) {
+    MATCH (named)<-[:SUBJECT|OBJECT]-(f)-[:EVIDENCED_BY]->(e)  // f: a Fact, e: an Episode
+    WHERE f.ns = $ns AND e.ns = $ns
+      AND ($history OR (f.retracted_at IS NULL
+           AND (f.valid_from IS NULL OR f.valid_from <= $valid_at)
+           AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
+      AND ($history OR e.note IS NULL)
+      AND ($session_id IS NULL OR e.session_id = $session_id)
+      AND ($start IS NULL OR e.occurred_at >= $start)
+      AND ($end IS NULL OR e.occurred_at < $end)
+    WITH DISTINCT e
+    WITH e, CASE WHEN $vector IS NULL OR e.embedding IS NULL THEN null
+                 ELSE vector.similarity.cosine(e.embedding, $vector) END AS similarity
+    ORDER BY coalesce(similarity, -2.0) DESC, e.occurred_at DESC, e.id
+    LIMIT $named_per_entity
+    RETURN collect({id: e.id, session_id: e.session_id, at: e.occurred_at,
+                    told: [e.event_start, e.event_end], similarity: similarity}) AS turns
+  }
+  UNWIND range(0, size(turns) - 1) AS i
+  WITH named, turns[i] AS turn, i + 1 AS rank
+  RETURN collect({via: named.id, rank: rank, id: turn.id, session_id: turn.session_id,
+                  at: turn.at, told: turn.told, similarity: turn.similarity}) AS from_named
+}
 // On request, the turns just before and after episode hits in their session.
 CALL (episode_bm25, episode_vector) {
   WITH episode_bm25, episode_vector WHERE $expand.neighbours
@@ -218,4 +257,4 @@ CALL (episode_bm25, episode_vector) {
 }
 RETURN episode_bm25, fact_bm25, summary_bm25, entity_bm25,
        episode_vector, fact_vector, summary_vector, entity_vector,
-       from_facts, from_summaries, from_entities, from_episodes
+       from_facts, from_summaries, from_entities, from_episodes, from_named

@@ -45,6 +45,12 @@ class SearchWeights(BaseModel):
     per_session: int = Field(0, ge=0, description=(
         "At most this many turns of one session rank before every other session's turns "
         "(0: no cap): evidence spread over sessions is not crowded out."))
+    named: float = Field(0.0, ge=0, description=(
+        "Turns linked to an entity the query names (the evidence of its current facts), "
+        "each by its similarity to the query among them: they join the candidates."))
+    fact_keys: float = Field(0.0, ge=0, description=(
+        "A fact matching the query (its sentence, by BM25 or vector) lends its score to the "
+        "turns it was learned from, in episode searches too: facts as extra keys."))
     graph: float = Field(0.5, ge=0, description=(
         "What a fact, summary or entity hit passes on to the episodes or facts it brings."))
     fact: float = Field(0.9, ge=0, description="Fact hits against episode hits.")

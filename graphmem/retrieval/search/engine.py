@@ -33,6 +33,11 @@ MAX_QUERY = 1_000
 EPISODE_POOL = 100
 EXPANDED_ENTITIES = 5
 EXPANSION_PER_ENTITY = 20
+# The entities a query names (weight ``named``): at most this many, each bringing its most
+# similar evidence turns, at most NAMED_PER_ENTITY (a hub's hundreds of turns would flood the
+# fusion).
+NAMED_ENTITIES = 5
+NAMED_PER_ENTITY = 20
 # A namespace with fewer nodes of a kind than this scans its own vectors exactly instead of
 # asking the shared index (cypher/search/find.cypher): about 12 ms for 1,000 vectors on 2 busy
 # CPUs, exact, and blind to other tenants. Above it, the index; a vector list crowded out by
@@ -86,11 +91,15 @@ async def retrieve(db: Database, ns: Namespace, query: SearchQuery,
     found = analysis.terms(text, speakers)
     if "bm25" not in query.retrievers and vector is None:
         return Retrieved(time_range=time_range)
-    row = await _find(db, ns, query, found, vector, _filters(query, datetime.now(UTC)))
+    row = await _find(db, ns, query, found, vector, _filters(query, datetime.now(UTC)),
+                      analysis.name_candidates(text))
     candidates: dict[Key, Candidate] = {}
     for retriever, kind, rows in _votes(row, query):
         _vote(candidates, retriever, kind, rows)
+    for candidate in candidates.values():
+        candidate.key_only = candidate.kind not in query.kinds
     links = _links(row, candidates)
+    _named(row["from_named"], candidates)
     return Retrieved(candidates, links, time_range, found, ran=True,
                      earliest=asks_first(query.text))
 
@@ -170,9 +179,10 @@ def _candidate(candidates: dict[Key, Candidate], kind: Kind, row: Row) -> Candid
 
 
 async def _find(db: Database, ns: Namespace, query: SearchQuery, found: analysis.Terms,
-                vector: list[float] | None, filters: dict[str, Any]) -> Row:
+                vector: list[float] | None, filters: dict[str, Any], names: list[str]) -> Row:
     """Every retriever's list (``{kind}_bm25``, ``{kind}_vector``) and what the graph brings
-    from them (``from_*``): one statement.
+    from them (``from_*``): one statement. ``names``: the query's word n-grams, for the
+    entities it names.
 
     The vector indexes span namespaces: a small namespace's lists are exact scans of its own
     vectors; a large one's, left short by other namespaces' (or filtered) nodes, is fetched
@@ -183,17 +193,18 @@ async def _find(db: Database, ns: Namespace, query: SearchQuery, found: analysis
         lucene = {kind.value: (analysis.episode_lucene(key, found, query.weights)
                                if kind is Kind.EPISODE else
                                analysis.lucene(key, _FIELDS[kind], found))
-                  for kind in query.kinds}
+                  for kind in _retrieved_kinds(query)}
     limit = query.limit * 2
     pool = max(limit, EPISODE_POOL)
     filtered = query.session_id is not None or query.start is not None or query.end is not None
-    kinds = [kind.value for kind in query.kinds]
+    kinds = [kind.value for kind in _retrieved_kinds(query)]
     # k is the list's own length: asking the approximate index for 50 to keep 20 cost
     # 6 ms a search and no recall on the LoCoMo dev split (0.707/0.802 both ways).
     k = dict.fromkeys((kind.value for kind in Kind), limit)
     params = {"lucene": lucene, "vector": vector, "kinds": kinds, "limit": limit, "pool": pool,
               "lucene_limit": pool * (4 if filtered else 1), "expand": _expansion(query),
-              "per_entity": EXPANSION_PER_ENTITY, "exact_below": EXACT_VECTORS_BELOW,
+              "per_entity": EXPANSION_PER_ENTITY, "names": names,
+              "named_per_entity": NAMED_PER_ENTITY, "exact_below": EXACT_VECTORS_BELOW,
               "min_score": (1 + query.min_similarity) / 2, **filters}  # Neo4j: 0..1
     row = (await db.read("search/find", ns=ns, k=k, **params))[0]
     crowded = [kind for kind in kinds
@@ -204,21 +215,33 @@ async def _find(db: Database, ns: Namespace, query: SearchQuery, found: analysis
     return row
 
 
+def _retrieved_kinds(query: SearchQuery) -> tuple[Kind, ...]:
+    """The kinds asked for, and facts as keys for the turns they were learned from when
+    episodes are asked and ``fact_keys`` weighs them (see ``fusion._keyed``)."""
+    if (Kind.FACT not in query.kinds and Kind.EPISODE in query.kinds
+            and query.weights.fact_keys > 0 and "graph" in query.retrievers):
+        return (*query.kinds, Kind.FACT)
+    return query.kinds
+
+
 def _expansion(query: SearchQuery) -> dict[str, Any]:
     """Which links the graph retriever follows: a fact hit brings its evidence episodes, an
-    entity hit its newest facts, a summary hit raises the candidate turns it covers; on
-    request, an episode hit brings the turns just before and after it in its session."""
+    entity hit its newest facts, a summary hit raises the candidate turns it covers, an
+    entity the query names its evidence turns (when ``named`` weighs them); on request, an
+    episode hit brings the turns just before and after it in its session."""
     on = "graph" in query.retrievers
     episodes = on and Kind.EPISODE in query.kinds
     return {"facts": episodes, "summaries": episodes,
             "entities": EXPANDED_ENTITIES if on and Kind.FACT in query.kinds else 0,
+            "named": NAMED_ENTITIES if episodes and query.weights.named > 0 else 0,
             "neighbours": on and query.neighbours}
 
 
 def _votes(row: Row, query: SearchQuery) -> list[tuple[str, Kind, list[Row]]]:
     """(retriever, kind, rows best first), BM25 then vector, kind by kind."""
-    return [*(("bm25", kind, row[f"{kind.value}_bm25"]) for kind in query.kinds),
-            *(("vector", kind, row[f"{kind.value}_vector"]["hits"]) for kind in query.kinds)]
+    kinds = _retrieved_kinds(query)
+    return [*(("bm25", kind, row[f"{kind.value}_bm25"]) for kind in kinds),
+            *(("vector", kind, row[f"{kind.value}_vector"]["hits"]) for kind in kinds)]
 
 
 def _links(row: Row, candidates: dict[Key, Candidate]) -> list[tuple[Key, Key]]:
@@ -236,6 +259,16 @@ def _links(row: Row, candidates: dict[Key, Candidate]) -> list[tuple[Key, Key]]:
                 Match("graph", best[via], pair["via"]))
             links.append((via, (target, pair["id"])))
     return links
+
+
+def _named(rows: list[Row], candidates: dict[Key, Candidate]) -> None:
+    """The evidence turns of the entities the query names, each with its similarity to the
+    query (null without a query vector: then every one counts fully), scaled over them."""
+    similar = by_range((str(i), r["similarity"] or 0.0) for i, r in enumerate(rows))
+    for i, pair in enumerate(rows):
+        candidate = _candidate(candidates, Kind.EPISODE, pair)
+        candidate.named = max(candidate.named, similar[str(i)])
+        candidate.matches.append(Match("graph", pair["rank"], pair["via"]))
 
 
 def _priors(query: SearchQuery, found: analysis.Terms,

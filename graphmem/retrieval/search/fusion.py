@@ -32,6 +32,9 @@ class Candidate:
     bm25: float = 0.0  # 0..1, of the best keyword hit of its kind
     vector: float = 0.0  # 0..1, between the list's farthest and nearest neighbour
     graph: float = 0.0  # the best score a hit that brought it had
+    named: float = 0.0  # episodes: 0..1, among the turns linked to an entity the query names
+    keyed: float = 0.0  # episodes: the best score of a fact it is evidence of
+    key_only: bool = False  # facts: retrieved as keys for their turns, not asked for as hits
     session_id: str | None = None  # episodes: for the session prior
     at: datetime | None = None  # episodes: for the time prior (when it was said)
     told: tuple[datetime, datetime] | None = None  # episodes: the time its words tell of
@@ -75,14 +78,16 @@ def fuse(candidates: dict[tuple[Kind, str], Candidate],
     ``earliest``: the query asks for a first mention."""
     of_kind = kind_weights(weights)
     for c in candidates.values():  # fused again under other weights: start from nothing
-        c.graph = 0.0
+        c.graph = c.keyed = 0.0
     own = {key: own_score(c, weights, of_kind[c.kind]) for key, c in candidates.items()}
     links = list(links)
     for source, target in links:
-        if source in own and target in candidates:
+        if source in own and target in candidates and not candidates[source].key_only:
             candidates[target].graph = max(candidates[target].graph, own[source])
+    _keyed(candidates, links, weights)
     for key, c in candidates.items():
-        c.score = own[key] + of_kind[c.kind] * weights.graph * c.graph
+        c.score = (own[key] + of_kind[c.kind] * weights.graph * c.graph
+                   + weights.fact_keys * c.keyed + weights.named * c.named)
     episodes = [c for c in candidates.values() if c.kind is Kind.EPISODE]
     if weights.session:
         sessions = session_scores(episodes)
@@ -96,8 +101,22 @@ def fuse(candidates: dict[tuple[Kind, str], Candidate],
     if weights.earliest and earliest:
         _earliest_first(episodes, weights.earliest)
     _below_what_they_cover(candidates, links)
-    ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.kind.value, c.id))
+    ranked = sorted((c for c in candidates.values() if not c.key_only),
+                    key=lambda c: (-c.score, c.kind.value, c.id))
     return per_session(ranked, weights.per_session) if weights.per_session else ranked
+
+
+def _keyed(candidates: dict[tuple[Kind, str], Candidate],
+           links: list[tuple[tuple[Kind, str], tuple[Kind, str]]],
+           weights: SearchWeights) -> None:
+    """Facts as extra keys: a turn takes the best own score (unweighed by kind) of the facts
+    it is evidence of, hits or keys alike, so a turn whose words miss the question is still
+    found by the fact learned from it ("Melanie likes pottery" for "What does Melanie
+    enjoy?")."""
+    for source, target in links:
+        fact, turn = candidates.get(source), candidates.get(target)
+        if fact is not None and turn is not None and fact.kind is Kind.FACT:
+            turn.keyed = max(turn.keyed, own_score(fact, weights, 1.0))
 
 
 def _earliest_first(episodes: list[Candidate], weight: float) -> None:

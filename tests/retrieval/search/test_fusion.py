@@ -114,3 +114,30 @@ def test_a_session_cap_lets_other_sessions_in() -> None:
     assert [c.id for c in capped] == ["a0", "a1", "b0", "a2", "a3"]  # the rest still follow
     uncapped = fuse(turns, [], NO_PRIORS, None)
     assert [c.id for c in uncapped] == ["a0", "a1", "a2", "a3", "b0"]
+
+
+def test_a_turn_linked_to_a_named_entity_gains_its_own_signal() -> None:
+    linked = episode("linked", bm25=0.2, session="a")
+    linked.named = 1.0
+    wordy = episode("wordy", bm25=0.5, session="b")
+    pair = {(Kind.EPISODE, "linked"): linked, (Kind.EPISODE, "wordy"): wordy}
+    assert [c.id for c in fuse(pair, [], NO_PRIORS, None)] == ["wordy", "linked"]
+    named = NO_PRIORS.model_copy(update={"named": 0.5})
+    ranked = fuse(pair, [], named, None)
+    assert [c.id for c in ranked] == ["linked", "wordy"]
+    assert ranked[0].score == pytest.approx(0.2 + 0.5) and ranked[1].score == 0.5
+
+
+def test_a_key_fact_lends_its_score_to_its_turns_and_is_no_hit() -> None:
+    def candidates() -> dict[tuple[Kind, str], Candidate]:
+        key = Candidate(Kind.FACT, "f", bm25=1.0, key_only=True)
+        return {(Kind.FACT, "f"): key, (Kind.EPISODE, "learned"): episode("learned", bm25=0.1),
+                (Kind.EPISODE, "other"): episode("other", bm25=0.4, session="s2")}
+    link = [((Kind.FACT, "f"), (Kind.EPISODE, "learned"))]
+    plain = fuse(candidates(), link, NO_PRIORS, None)
+    # Off (the default), a key changes nothing: not even through the graph weight.
+    assert [c.id for c in plain] == ["other", "learned"] and plain[1].graph == 0.0
+    keyed = fuse(candidates(), link, NO_PRIORS.model_copy(update={"fact_keys": 0.5}), None)
+    assert [c.id for c in keyed] == ["learned", "other"]
+    assert keyed[0].keyed == 1.0 and keyed[1].keyed == 0.0  # only the turn it was learned from
+    assert keyed[0].score == pytest.approx(0.1 + 0.5)
