@@ -216,11 +216,12 @@ async def test_nearest_vectors_crowded_by_another_namespace_are_looked_for_furth
 
 
 async def test_a_small_namespace_scans_its_own_vectors_whatever_crowds_the_index(
-        gql: GraphQLClient, db: Database, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        gql: GraphQLClient, db: Database, ns: str) -> None:
     """Another tenant holding more exact copies of the question than the index's furthest
-    look (VECTOR_RETRY_K) hides this namespace's nearest turn from the index, not from the
-    exact scan a namespace below EXACT_VECTORS_BELOW gets; and the scan scores as the index
-    does (cosine, 0..1), so min_similarity means the same on both paths."""
+    look (VECTOR_RETRY_K) cannot hide this namespace's nearest turn: a namespace below
+    EXACT_VECTORS_BELOW scans its own vectors. (What the shared index returns among 520
+    identical vectors is up to its graph; here it usually missed the turn.) The scan scores
+    as the index does (cosine, 0..1), so min_similarity means the same on both paths."""
     crowd = f"{ns}-crowd"
     question = "Planning the alpine hiking trip"
     try:  # one session each: no turn before it, so every copy has the question's vector
@@ -238,18 +239,15 @@ async def test_a_small_namespace_scans_its_own_vectors_whatever_crowds_the_index
                                    retrievers=frozenset({"vector"}))
         scanned = await search.search(db, Namespace(ns), query, WordLlamaEmbedder())
         assert scanned.hits[0].id == mine
-        monkeypatch.setattr(engine, "EXACT_VECTORS_BELOW", 0)
-        indexed = await search.search(db, Namespace(ns), query, WordLlamaEmbedder())
-        assert mine not in [h.id for h in indexed.hits]  # what the scan is for
-        vector = (await WordLlamaEmbedder().embed([question]))[0]
-        scored = (await db.driver.execute_query(
+        rows = (await db.driver.execute_query(
             "MATCH (e:Episode {ns: $ns, id: $id}) "
-            "CALL db.index.vector.queryNodes('episode_embedding', 2000, $v) YIELD node, score "
-            "WITH e, node, score WHERE node = e "
-            "RETURN score, vector.similarity.cosine(e.embedding, $v) AS scanned",
-            {"ns": ns, "id": mine, "v": vector}))[0]
-        # the same scale, within the index's quantised vectors (8e-4 apart here)
-        assert scored and abs(scored[0]["score"] - scored[0]["scanned"]) < 5e-3
+            "CALL db.index.vector.queryNodes('episode_embedding', 10, e.embedding) "
+            "YIELD node, score "
+            "RETURN score, vector.similarity.cosine(node.embedding, e.embedding) AS scanned",
+            {"ns": ns, "id": mine}))[0]
+        assert len(rows) == 10 and any(r["score"] < 0.99 for r in rows)
+        # the same scale, within the index's quantised vectors (8e-4 apart at most here)
+        assert all(abs(r["score"] - r["scanned"]) < 5e-3 for r in rows)
     finally:
         await delete_namespace(db, crowd)
 
