@@ -221,27 +221,36 @@ def schedule(jobs: list[tuple[Mutant | None, tuple[str, ...]]], copies: list[Pat
     running longer than ``timeout`` seconds is killed: its code is None)."""
     pending, free = list(jobs), list(copies)
     running: dict[int, Running] = {}
-    while pending or running:
-        while pending and free:
-            mutant, tests = pending.pop(0)
-            pid, job = start(mutant, tests, free.pop(), env, timeout)
-            running[pid] = job
-        pid, waited = os.waitpid(-1, os.WNOHANG)
-        status: int | None = waited
-        timed_out = [p for p, job in running.items()
-                     if time.perf_counter() - job.began > job.timeout]
-        if pid == 0 and timed_out:
-            pid = timed_out[0]
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            status = None
-        elif pid == 0:
-            time.sleep(0.02)
-            continue
-        job = running.pop(pid)
-        free.append(job.copy)
-        yield job, *finish(job, status)
+    try:
+        while pending or running:
+            while pending and free:
+                mutant, tests = pending.pop(0)
+                pid, job = start(mutant, tests, free.pop(), env, timeout)
+                running[pid] = job
+            pid, waited = os.waitpid(-1, os.WNOHANG)
+            status: int | None = waited
+            timed_out = [p for p, job in running.items()
+                         if time.perf_counter() - job.began > job.timeout]
+            if pid == 0 and timed_out:
+                pid = timed_out[0]
+                _end_group(pid)
+                os.waitpid(pid, 0)
+                status = None
+            elif pid == 0:
+                time.sleep(0.02)
+                continue
+            job = running.pop(pid)
+            free.append(job.copy)
+            yield job, *finish(job, status)
+    finally:  # stopped (SIGTERM, an error): what the running tests started goes with them
+        for pid in running:
+            _end_group(pid)
+
+
+def _end_group(pid: int) -> None:
+    """Kill a child and what it started (its own process group: a Neo4j of a test's own)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 def baseline(mutants: list[Mutant], copy: Path, env: dict[str, str]) -> None:
