@@ -140,6 +140,16 @@ async def test_unknown_episodes_are_refused_and_queue_nothing(gql: GraphQLClient
     assert (await gql.ok(JOBS, ns=ns))["jobs"]["nodes"] == []
 
 
+async def _say_with_extraction_on(gql: GraphQLClient, db: Database, settings: Settings,
+                                  ns: str, text: str) -> None:
+    """The user says ``text`` with extraction switched on, and the worker drains the job."""
+    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
+                      extract } }""", ns=ns)
+    await gql.ok(RECORD, ns=ns, eps=[_episode("u9", "user", "USER_MESSAGE", text,
+                                              "2026-09-02T10:00:00Z")])
+    await Worker(db, settings).drain()
+
+
 async def test_a_correction_replaces_the_current_value_not_history(
         gql: GraphQLClient, db: Database, settings: Settings, ns: str) -> None:
     await gql.ok("""mutation($ns: String!) { assertFacts(namespace: $ns, facts: [
@@ -148,12 +158,7 @@ async def test_a_correction_replaces_the_current_value_not_history(
         {subject: "user", predicate: "lives_in", object: "Lisbon",
          validFrom: "2010-01-01T00:00:00Z", validTo: "2015-01-01T00:00:00Z"}]) { outcome } }""",
                  ns=ns)
-    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
-                      extract } }""", ns=ns)
-    await gql.ok(RECORD, ns=ns, eps=[_episode("u9", "user", "USER_MESSAGE",
-                                              "Actually, I live in Porto.",
-                                              "2026-09-02T10:00:00Z")])
-    await Worker(db, settings).drain()
+    await _say_with_extraction_on(gql, db, settings, ns, "Actually, I live in Porto.")
     [now] = await _facts(gql, ns, "user", "lives_in")
     assert now["object"] == "Porto"
     assert [(s["fact"]["object"], s["strategy"]) for s in now["supersedes"]] == [
@@ -175,12 +180,7 @@ async def test_a_correction_with_two_values_to_choose_from_is_a_plain_claim(
     await gql.ok(POLICY, ns=ns, p="lives_in", c="ONE", s="MANUAL")
     for city in ("Lisbon", "Porto"):
         await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_in", city)])
-    await gql.ok("""mutation($ns: String!) { setPipelines(namespace: $ns, extract: true) {
-                      extract } }""", ns=ns)
-    await gql.ok(RECORD, ns=ns, eps=[_episode("u9", "user", "USER_MESSAGE",
-                                              "Actually, I live in Porto.",
-                                              "2026-09-02T10:00:00Z")])
-    await Worker(db, settings).drain()
+    await _say_with_extraction_on(gql, db, settings, ns, "Actually, I live in Porto.")
     now = await _facts(gql, ns, "user", "lives_in")
     assert "Lisbon" in [f["object"] for f in now]
     assert [s for f in now for s in f["supersedes"] if s["strategy"] == "correction"] == []
