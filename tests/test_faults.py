@@ -26,6 +26,8 @@ from graphmem.local_neo4j import LocalNeo4j
 from graphmem.security.auth import create_key
 from tests.support import ROOT, server
 
+pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
+
 MAX_RETRY_S, TIMEOUT_S = 2.0, 5.0
 BUDGET_S = MAX_RETRY_S + TIMEOUT_S  # a request's worst case while Neo4j is away
 SLACK_S = 2.0  # scheduling on two shared CPUs, the HTTP round trip

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from mutation.mutate import MUTANTS, ROOT, check, load
 
 
@@ -19,6 +21,7 @@ def test_every_mutant_still_applies() -> None:
         assert all((ROOT / t.split("::")[0]).is_file() for t in mutant.tests), mutant.name
 
 
+@pytest.mark.own_processes  # bin/test runs it beside the rest
 def test_the_pure_mutants_are_killed() -> None:
     done = subprocess.run([sys.executable, str(MUTANTS.with_name("mutate.py")), "--pure",
                            "--jobs", "2", "--min-rate", "1.0"], cwd=ROOT, capture_output=True,

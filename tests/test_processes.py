@@ -32,6 +32,8 @@ from tests.support import ROOT
 from tests.support.documents import RECORD, said
 from tests.support.server import free_port, serving
 
+pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
+
 PROCESSES = 2
 SEARCH = """query($ns: String!, $q: String!) { search(namespace: $ns, query: $q,
   kinds: [EPISODE]) { hits { episode { externalId } } } }"""

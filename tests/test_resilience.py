@@ -25,6 +25,8 @@ from graphmem.security.auth import create_key
 from tests.support import ROOT
 from tests.support.client import GraphQLClient
 
+pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
+
 OPERATIONS_PER_CLIENT = 12  # half of them writes of 10 turns, a fifth of those retries
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) { recordEpisodes(namespace: $ns,
   episodes: $eps) { created duplicates } }"""

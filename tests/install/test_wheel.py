@@ -26,6 +26,8 @@ from tests.console.conftest import CHROMIUM, open_page
 from tests.support import ROOT
 from tests.support.server import free_port
 
+pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
+
 NS = "install/user-1"
 
 

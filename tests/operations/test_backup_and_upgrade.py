@@ -27,6 +27,8 @@ from tests.fixtures.release_38cad69.make_store import QUESTIONS, ask, graphql, w
 from tests.support import ROOT
 from tests.support.server import free_port, serving
 
+pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
+
 FIXTURE = Path(make_store.__file__).resolve().parent
 OLD = json.loads((FIXTURE / "answers.json").read_text("utf-8"))
 
