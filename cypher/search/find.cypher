@@ -65,26 +65,25 @@ CALL () {
   WITH entity.id AS id, score ORDER BY score DESC, id LIMIT $limit
   RETURN collect({id: id, score: score}) AS entity_bm25
 }
-// How many nodes of each kind the namespace holds, counted up to $exact_below: under it, a
-// kind's vector list is an exact scan of the namespace's own vectors instead of the shared
-// index's nearest (other tenants' near-duplicates crowd those out: with 10,000 turns in 88
-// namespaces, the index's top 20 for a 500-turn namespace agreed 0.88 with the exact ones,
-// and scanning its 500 vectors took less time than the index with its retry).
+// Each kind's vector list. A namespace holding fewer than $exact_below nodes of the kind
+// (counted up to that bound, and only when the kind's vectors are asked for) scans its own
+// vectors exactly instead of taking the shared index's nearest: other tenants' near-duplicates
+// crowd those out (with 10,000 turns in 88 namespaces, the index's top 20 for a 500-turn
+// namespace agreed 0.88 with the exact ones, and scanning its 500 vectors took less time
+// than the index with its retry).
+// The scan's guard is its seek's own value: as a WHERE, the planner put it after the seek,
+// and every search read every node of a large namespace to throw them away.
 CALL () {
-  CALL () { MATCH (n:Episode {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) AS episode }
-  CALL () { MATCH (n:Fact {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) AS fact }
-  CALL () { MATCH (n:Summary {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) AS summary }
-  CALL () { MATCH (n:Entity {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) AS entity }
-  RETURN {episode: episode < $exact_below, fact: fact < $exact_below,
-          summary: summary < $exact_below, entity: entity < $exact_below} AS exact
-}
-CALL (exact) {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'episode' IN $kinds
+  CALL () {
+    MATCH (n:Episode {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) < $exact_below AS exact
+  }
   CALL (vector, exact) {
-    MATCH (node:Episode {ns: $ns}) WHERE exact.episode AND node.embedding IS NOT NULL
+    WITH vector, CASE WHEN exact THEN $ns END AS scanned  // null finds nothing
+    MATCH (node:Episode {ns: scanned}) WHERE node.embedding IS NOT NULL
     RETURN node, vector.similarity.cosine(node.embedding, vector) AS score
     UNION ALL
-    WITH vector, exact WHERE NOT exact.episode
+    WITH vector WHERE NOT exact
     CALL db.index.vector.queryNodes('episode_embedding', $k.episode, vector) YIELD node, score
     RETURN node, score
   }
@@ -98,15 +97,19 @@ CALL (exact) {
                         session_id: node.session_id, at: node.occurred_at,
                         told: [node.event_start, node.event_end]} END)[..$limit],
           // a whole scan has no further to look:
-          filtered: count(CASE WHEN NOT kept AND NOT exact.episode THEN 1 END)} AS episode_vector
+          filtered: count(CASE WHEN NOT kept AND NOT exact THEN 1 END)} AS episode_vector
 }
-CALL (exact) {
+CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'fact' IN $kinds
+  CALL () {
+    MATCH (n:Fact {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) < $exact_below AS exact
+  }
   CALL (vector, exact) {
-    MATCH (node:Fact {ns: $ns}) WHERE exact.fact AND node.embedding IS NOT NULL
+    WITH vector, CASE WHEN exact THEN $ns END AS scanned  // null finds nothing
+    MATCH (node:Fact {ns: scanned}) WHERE node.embedding IS NOT NULL
     RETURN node, vector.similarity.cosine(node.embedding, vector) AS score
     UNION ALL
-    WITH vector, exact WHERE NOT exact.fact
+    WITH vector WHERE NOT exact
     CALL db.index.vector.queryNodes('fact_embedding', $k.fact, vector) YIELD node, score
     RETURN node, score
   }
@@ -118,15 +121,19 @@ CALL (exact) {
   ORDER BY score DESC, node.id
   RETURN {hits: collect(CASE WHEN kept THEN {id: node.id, score: score} END)[..$limit],
           // a whole scan has no further to look:
-          filtered: count(CASE WHEN NOT kept AND NOT exact.fact THEN 1 END)} AS fact_vector
+          filtered: count(CASE WHEN NOT kept AND NOT exact THEN 1 END)} AS fact_vector
 }
-CALL (exact) {
+CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'summary' IN $kinds
+  CALL () {
+    MATCH (n:Summary {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) < $exact_below AS exact
+  }
   CALL (vector, exact) {
-    MATCH (node:Summary {ns: $ns}) WHERE exact.summary AND node.embedding IS NOT NULL
+    WITH vector, CASE WHEN exact THEN $ns END AS scanned  // null finds nothing
+    MATCH (node:Summary {ns: scanned}) WHERE node.embedding IS NOT NULL
     RETURN node, vector.similarity.cosine(node.embedding, vector) AS score
     UNION ALL
-    WITH vector, exact WHERE NOT exact.summary
+    WITH vector WHERE NOT exact
     CALL db.index.vector.queryNodes('summary_embedding', $k.summary, vector) YIELD node, score
     RETURN node, score
   }
@@ -136,15 +143,19 @@ CALL (exact) {
   ORDER BY score DESC, node.id
   RETURN {hits: collect(CASE WHEN kept THEN {id: node.id, score: score} END)[..$limit],
           // a whole scan has no further to look:
-          filtered: count(CASE WHEN NOT kept AND NOT exact.summary THEN 1 END)} AS summary_vector
+          filtered: count(CASE WHEN NOT kept AND NOT exact THEN 1 END)} AS summary_vector
 }
-CALL (exact) {
+CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL AND 'entity' IN $kinds
+  CALL () {
+    MATCH (n:Entity {ns: $ns}) WITH n LIMIT $exact_below RETURN count(n) < $exact_below AS exact
+  }
   CALL (vector, exact) {
-    MATCH (node:Entity {ns: $ns}) WHERE exact.entity AND node.embedding IS NOT NULL
+    WITH vector, CASE WHEN exact THEN $ns END AS scanned  // null finds nothing
+    MATCH (node:Entity {ns: scanned}) WHERE node.embedding IS NOT NULL
     RETURN node, vector.similarity.cosine(node.embedding, vector) AS score
     UNION ALL
-    WITH vector, exact WHERE NOT exact.entity
+    WITH vector WHERE NOT exact
     CALL db.index.vector.queryNodes('entity_embedding', $k.entity, vector) YIELD node, score
     RETURN node, score
   }
@@ -154,7 +165,7 @@ CALL (exact) {
   ORDER BY score DESC, node.id
   RETURN {hits: collect(CASE WHEN kept THEN {id: node.id, score: score} END)[..$limit],
           // a whole scan has no further to look:
-          filtered: count(CASE WHEN NOT kept AND NOT exact.entity THEN 1 END)} AS entity_vector
+          filtered: count(CASE WHEN NOT kept AND NOT exact THEN 1 END)} AS entity_vector
 }
 // Expansion ($expand says which links to follow), each row {via: the hit, id: what it
 // brings}. The evidence episodes of fact hits:

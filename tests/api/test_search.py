@@ -11,6 +11,7 @@ import pytest
 from graphmem.core.errors import DatabaseUnavailable
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.db.statements import statement
 from graphmem.retrieval import search
 from graphmem.retrieval.at_once import at_once
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
@@ -250,6 +251,47 @@ async def test_a_small_namespace_scans_its_own_vectors_whatever_crowds_the_index
         assert all(abs(r["score"] - r["scanned"]) < 5e-3 for r in rows)
     finally:
         await delete_namespace(db, crowd)
+
+
+async def test_a_namespace_past_the_bound_is_never_read_whole(
+        gql: GraphQLClient, db: Database, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past EXACT_VECTORS_BELOW a namespace's vectors come from the index, and its search
+    reads no more of its nodes than the bound (the count that stopped there). The scan's
+    guard had been planned after its seek: every search read every node of a large
+    namespace, kind by kind, to throw them away."""
+    bound, turns = 3, 12
+    monkeypatch.setattr(engine, "EXACT_VECTORS_BELOW", bound)
+    await gql.ok(RECORD, ns=ns, eps=[said(f"t{i}", f"2026-10-05T09:{i:02d}:00Z",
+                                          f"Planning alpine hike number {i}")
+                                     for i in range(turns)])
+    await embed_all_pending(db, WordLlamaEmbedder(), 64)
+    sent: list[dict[str, Any]] = []
+    read = db.read
+
+    async def recorded(name: str, /, **params: Any) -> list[dict[str, Any]]:
+        if name == "search/find":
+            sent.append(params)
+        return await read(name, **params)
+
+    monkeypatch.setattr(db, "read", recorded)
+    query = search.SearchQuery("alpine hike", limit=2)  # every kind, every retriever
+    assert (await search.search(db, Namespace(ns), query, WordLlamaEmbedder())).hits
+    async with db.driver.session(database=db.name) as session:
+        result = await session.run(f"PROFILE {statement('search/find')}", sent[0])
+        plan = (await result.consume()).profile
+    seeks = [(details, rows) for details, rows in _seeks(plan)
+             if re.search(r"INDEX \w+:\w+\(ns\) WHERE", details)]
+    assert len(seeks) == 8  # per kind, its count and its (unused) scan
+    assert max(rows for _, rows in seeks) <= bound, seeks
+
+
+def _seeks(plan: Any) -> list[tuple[str, int]]:
+    """(details, rows) of every index seek in a profiled plan."""
+    found = [(str(plan["args"].get("Details", "")), int(plan.get("rows", 0)))
+             ] if "IndexSeek" in plan["operatorType"] else []
+    for child in plan.get("children", []):
+        found += _seeks(child)
+    return found
 
 
 async def test_neighbours_bring_the_surrounding_turns(gql: GraphQLClient, ns: str,
