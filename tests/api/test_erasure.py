@@ -68,8 +68,8 @@ async def test_erase_episodes_cascades(gql: GraphQLClient, db: Database, ns: str
                                             evidence=["m2"]),
                                        fact("user", "works_at", "Acme", evidence=["m1", "m2"])])
     await gql.ok("""mutation($ns: String!, $s: SummaryInput!) { writeSummary(namespace: $ns,
-        summary: $s) { id } }""", ns=ns, s={"text": "Work and health", "sessionId": "chat",
-                                             "covers": ids})
+        summary: $s) { id } }""", ns=ns, s={"text": "Works at Acme, has Xyzzy syndrome",
+                                             "sessionId": "chat", "covers": ids})
     missing = await gql("""mutation($ns: String!, $ids: [String!]!) { eraseEpisodes(
         namespace: $ns, ids: $ids) { id } }""", ns=ns, ids=["m2", "nope"])
     assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"
@@ -91,9 +91,16 @@ async def test_erase_episodes_cascades(gql: GraphQLClient, db: Database, ns: str
         "b.external_id AS b, b.context AS context", {"ns": ns})
     assert [(r["a"], r["b"], r["context"]) for r in chain] == [("m1", "m3", "I work at Acme")]
     found = await gql.ok("""query($ns: String!) { search(namespace: $ns,
-        query: "diagnosis Xyzzy", kinds: [EPISODE]) { hits { episode { content } } }
+        query: "diagnosis Xyzzy") { hits { episode { content } summary { text } } }
         }""", ns=ns)
     assert "Xyzzy" not in str(found)
+    # the summary that repeated it is withdrawn: no turn or summary holds the word (the
+    # retracted fact keeps its object, as history; eraseSubject takes that too)
+    rows, _, _ = await db.driver.execute_query(
+        "MATCH (n {ns: $ns}) WHERE (n:Episode OR n:Summary) "
+        "AND any(k IN keys(n) WHERE n[k] IS :: STRING "
+        "AND n[k] CONTAINS 'Xyzzy') RETURN labels(n) AS labels", {"ns": ns})
+    assert rows == []
 
 
 async def test_erase_subject_removes_every_trace(gql: GraphQLClient, db: Database,

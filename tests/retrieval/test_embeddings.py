@@ -213,6 +213,45 @@ async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> N
     assert held[0][0]["n"] == 0
 
 
+async def test_a_claim_that_waited_on_another_leaves_what_it_took(db: Database,
+                                                                 ns: str) -> None:
+    """Two claims that both read the same nodes as free, then wait on each other's locks: the
+    one that gets them second re-reads them, sees them leased, and leaves them. (Made to wait
+    by a third transaction holding the nodes' locks until both claims are blocked on them;
+    claims that merely follow each other never reach the re-read.)"""
+    later = datetime.now(UTC) + timedelta(hours=1)
+    await db.driver.execute_query(
+        "UNWIND range(1, 20) AS i CREATE (:Fact:EmbedPending {ns: $ns, id: $ns + i, "
+        "text: 'waiting ' + i, embed_lease_until: $later})",
+        {"ns": ns, "later": to_native(later)}, database_=db.name)
+
+    async def claim() -> set[str]:
+        rows = await db.write("embeddings/claim", limit=10_000,
+                              now=to_native(later + timedelta(seconds=1)),
+                              lease_until=to_native(later + timedelta(hours=1)))
+        return {row["element_id"] for row in rows if row["ns"] == ns}
+
+    async with db.driver.session(database=db.name) as session:
+        holder = await session.begin_transaction()
+        await holder.run("MATCH (n:EmbedPending {ns: $ns}) SET n._held = true", ns=ns)
+        claims = [asyncio.create_task(claim()) for _ in range(2)]
+        for _ in range(200):  # until both wait on the holder's locks
+            blocked, _, _ = await db.driver.execute_query(
+                "SHOW TRANSACTIONS YIELD status, currentQuery "
+                "WHERE status STARTS WITH 'Blocked' AND currentQuery CONTAINS 'EmbedPending' "
+                "RETURN count(*) AS n", database_=db.name)
+            if blocked[0]["n"] >= 2:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the claims never waited on the holder's locks")
+        await holder.rollback()
+    first, second = await asyncio.gather(*claims)
+    assert len(first | second) == 20
+    assert not first & second
+    await db.write("embeddings/release", element_ids=sorted(first | second))
+
+
 FORGED = "enc:v1:k9:" + "A" * 64  # sealed under a key no process holds (an old, dropped key)
 
 
