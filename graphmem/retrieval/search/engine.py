@@ -19,7 +19,7 @@ from graphmem.db.database import Database, Row
 from graphmem.episodes.store import Episode
 from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact
-from graphmem.observability import metrics, tracing
+from graphmem.observability import metrics
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.search import query as analysis
 from graphmem.retrieval.search.fusion import Candidate, by_best, by_range, fuse
@@ -87,7 +87,7 @@ async def retrieve(db: Database, ns: Namespace, query: SearchQuery,
     if not analysis.words(text):
         return Retrieved(time_range=time_range)
     speakers, vector = await asyncio.gather(
-        _speakers(db, ns, text, query), _embed(text, query, embedder))
+        _speakers(db, ns, text, query), _embed(db, text, query, embedder))
     found = analysis.terms(text, speakers)
     if "bm25" not in query.retrievers and vector is None:
         return Retrieved(time_range=time_range)
@@ -143,10 +143,11 @@ async def _speakers(db: Database, ns: Namespace, text: str,
     return {row["key"]: row["name"] for row in rows}
 
 
-async def _embed(text: str, query: SearchQuery, embedder: Embedder | None) -> list[float] | None:
+async def _embed(db: Database, text: str, query: SearchQuery,
+                 embedder: Embedder | None) -> list[float] | None:
     if embedder is None or "vector" not in query.retrievers:
         return None
-    with tracing.span("embed query", {"graphmem.embedder": embedder.name}):
+    with db.tracing.span("embed query", {"graphmem.embedder": embedder.name}):
         return (await embedder.embed([text]))[0]
 
 
