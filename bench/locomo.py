@@ -275,7 +275,8 @@ async def embedded(db: Database, settings: Settings) -> None:
     which on a busy machine is close to never; the bench waits for it anyway."""
     embedder = embeddings.make_embedder(settings)
     if embedder is not None:
-        embedder.embed_backlog = embedder.embed  # type: ignore[method-assign]
+        embed = embedder.embed
+        embedder.embed_backlog = lambda texts, _: embed(texts)  # type: ignore[method-assign]
         while await embeddings.embed_pending(db, embedder, 64):
             pass
     while (await db.read("embeddings/pending_count"))[0]["pending"]:

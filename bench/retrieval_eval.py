@@ -46,7 +46,7 @@ from graphmem.facts import provenance  # noqa: E402
 from graphmem.facts import store as facts  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 from graphmem.retrieval import embeddings  # noqa: E402
-from graphmem.retrieval.recall import recall  # noqa: E402
+from graphmem.retrieval.recall import RecallQuery, recall  # noqa: E402
 from graphmem.retrieval.search import Kind, SearchQuery, search  # noqa: E402
 
 # (statement, question sharing its words, question sharing none of its content words)
@@ -261,8 +261,8 @@ async def evaluate_recall(db: Database, questions: list[tuple[Namespace, Questio
     mean tokens used (budget 500)."""
     seen: dict[str, list[tuple[bool, bool, int]]] = defaultdict(list)
     for ns, q in questions:
-        found = await recall(db, ns, q.text, reference_time=q.reference, token_budget=500,
-                             embedder=embedder)
+        found = await recall(db, ns, RecallQuery(q.text, reference_time=q.reference,
+                                                 token_budget=500), embedder)
         ran = any(step.layer == "episodes" and step.ran for step in found.plan)
         facts_shown = [p.fact.id for p in found.pieces if p.fact]
         evidence = await provenance.evidence_of(db, ns, facts_shown) if facts_shown else []

@@ -37,6 +37,7 @@ from graphmem.events import webhooks
 from graphmem.events.feed import Feed
 from graphmem.observability import metrics, tracing
 from graphmem.observability.logs import RequestIds
+from graphmem.observability.tracing import Tracing
 from graphmem.pipelines.worker import Worker, run_workers
 from graphmem.retrieval import background, embeddings, usage
 from graphmem.retrieval.embeddings import Embedder
@@ -115,12 +116,16 @@ def _say_if_assets_missing() -> None:
                     ", ".join(gone), assets.MISSING_HINT)
 
 
-def equip(db: Database, keyring: Keyring | None, store: ArchiveStore | None) -> Database:
+def equip(db: Database, keyring: Keyring | None, store: ArchiveStore | None,
+          tracer: Tracing | None = None) -> Database:
     """``db`` holding what the process's settings give it: the keyring of encryption at rest
-    (with the hook loading a namespace's key, and the migrations' way to read content) and
-    the archive store. Each app, CLI command or test equips its own database, so two in one
-    process share neither (as two drivers share no configuration)."""
-    return namespace_keys.attach(db, keyring).holding(archive_stores.STORE, store)
+    (with the hook loading a namespace's key, and the migrations' way to read content), the
+    archive store and where its spans go (``tracer``; None: nowhere). Each app, CLI command
+    or test equips its own database, so two in one process share none of them (as two
+    drivers share no configuration); each also has a background process of its own
+    (``background.of``), started on first use."""
+    db = namespace_keys.attach(db, keyring).holding(archive_stores.STORE, store)
+    return db.traced(tracer) if tracer is not None else db
 
 
 def equipped(db: Database, settings: Settings) -> Database:
@@ -132,13 +137,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
     # Read now, so a bad key or archive URL stops the app before it starts.
     keyring, store = encryption.configured(settings), archive_stores.open_store(settings)
-    tracing.configure(settings)
+    tracer = tracing.configured(settings)
     gate = Gate(settings)  # one policy (keys, rates, sizes) for every route and transport
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _say_if_assets_missing()
-        db = equip(open_database(settings), keyring, store)
+        db = equip(open_database(settings), keyring, store, tracer)
         runtime = Runtime(settings=settings, db=db, embedder=embeddings.make_embedder(settings),
                           worker=Worker(db, settings), events=Feed(db, settings.event_poll_s))
         runtime._task = asyncio.create_task(runtime.become_ready())
@@ -158,8 +163,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(runtime.usage.flush(runtime.db), timeout=5)
             await runtime.db.close()
-            await asyncio.to_thread(background.stop)
-            tracing.shutdown()
+            await asyncio.to_thread(background.stop, runtime.db)
+            tracer.shutdown()
 
     app = Starlette(
         routes=[

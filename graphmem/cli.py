@@ -21,6 +21,7 @@ from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
+from graphmem.observability.tracing import Tracing
 from graphmem.retrieval import background
 
 T = TypeVar("T")
@@ -71,17 +72,20 @@ def ensure_neo4j(settings: Settings) -> None:
             typer.echo(f"neo4j: started {local.bolt_uri}", err=True)
 
 
-def with_database(work: Callable[[Database], Awaitable[T]]) -> T:
+def with_database(work: Callable[[Database], Awaitable[T]], tracer: Tracing | None = None) -> T:
+    """``work`` on a database equipped as the settings say (its keys, its archive store),
+    its spans going to ``tracer`` (None: nowhere)."""
     async def run() -> T:
         from graphmem.app import equipped
 
         settings = get_settings()
-        db = equipped(await connect(settings), settings)  # its keys, its archive store
+        db = equipped(await connect(settings), settings)
+        db = db.traced(tracer) if tracer is not None else db
         try:
             return await work(db)
         finally:
             await db.close()
-            await asyncio.to_thread(background.stop)  # whatever work ran in it is done
+            await asyncio.to_thread(background.stop, db)  # whatever work ran in it is done
 
     return asyncio.run(run())
 
@@ -431,7 +435,7 @@ def worker(
     from graphmem.retrieval import embeddings
 
     settings = get_settings()
-    tracing.configure(settings)
+    tracer = tracing.configured(settings)
     ensure_neo4j(settings)
     logs.configure(settings.log_level, settings.log_json)
     embedder = embeddings.make_embedder(settings) if settings.embedding_worker else None
@@ -455,9 +459,9 @@ def worker(
 
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            with_database(work)
+            with_database(work, tracer)
     finally:
-        tracing.shutdown()  # export the spans still queued
+        tracer.shutdown()  # export the spans still queued
 
 
 @app.command("mcp", context_settings={"allow_extra_args": True,

@@ -31,6 +31,7 @@ from graphmem.db import database as db_module
 from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
+from graphmem.retrieval import background
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace
@@ -86,6 +87,7 @@ async def db(settings: Settings, local_neo4j: LocalNeo4j) -> AsyncIterator[Datab
     await migrations.apply(database)
     yield database
     await database.close()
+    background.stop(database)  # the process its embedding ran in, if it started one
 
 
 @pytest.fixture(scope="session")

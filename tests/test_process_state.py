@@ -67,14 +67,7 @@ ALLOWED = {
     ("graphmem.retrieval.embeddings", "_wordllama"): "a model read from the wheel's files",
     ("graphmem.retrieval.tokens", "_tokenizer"): "a tokenizer read from shipped files",
     ("graphmem.retrieval.transformer", "_load"): "a model read from the home, per path",
-    # Left for later (issue 40): process state still held by a module, to move onto the
-    # runtime. Listed so that no new one joins them unseen.
-    ("graphmem.observability.tracing", "_tracer"): "LATER: the tracer, onto the runtime",
-    ("graphmem.observability.tracing", "_provider"): "LATER: the tracer, onto the runtime",
-    ("graphmem.retrieval.background", "_executor"): "LATER: the background process",
-    ("graphmem.retrieval.background", "requests"): "LATER: requests in flight, per app",
 }
-GLOBALS_LEFT = {"graphmem.observability.tracing", "graphmem.retrieval.background"}  # LATER
 # Constant by nature: values that cannot change, and values that hold per task or per
 # process by design (a ContextVar is per task; loggers and Prometheus metrics are the
 # process's registries, which /metrics and logging report as one).
@@ -123,8 +116,7 @@ def _bound(tree: ast.Module) -> set[str]:
 def _state(module: str, path: Path) -> list[str]:
     tree = ast.parse(path.read_text("utf-8"))
     found = [f"{module}:{node.lineno} declares global {', '.join(node.names)}"
-             for node in ast.walk(tree) if isinstance(node, ast.Global)
-             and module not in GLOBALS_LEFT]
+             for node in ast.walk(tree) if isinstance(node, ast.Global)]
     loaded = importlib.import_module(module)
     for name in sorted(_bound(tree) - {"__all__"}):
         value = getattr(loaded, name, None)

@@ -1,19 +1,22 @@
 """Two apps in one process, over the real Neo4j, each with settings of its own: neither sees
-the other's encryption keys or archive store (issue 40: they were process-wide singletons,
-and the app made last set them for both)."""
+the other's encryption keys, archive store, tracing or background process (issue 40: they
+were process-wide singletons, and the app made last, or first, set them for both)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from starlette.applications import Starlette
 
 from graphmem.core.config import Settings
 from graphmem.db.database import Database
+from graphmem.retrieval import background
 from graphmem.retrieval.embeddings import WordLlamaEmbedder, embed_all_pending
 from tests.support.apps import OwnApp, keyed, new_key, own_app
 from tests.support.client import GraphQLClient
+from tests.support.collector import otlp_collector
 from tests.support.documents import RECORD, said
 
 SECRET = "the safe's code is 4-8-15-16"
@@ -77,3 +80,48 @@ async def test_two_apps_keep_their_own_keys_and_archive_stores(
     for space in (ns, other):
         refused = await gql(EPISODES, ns=space)
         assert refused["errors"][0]["extensions"]["code"] == "DECRYPTION_FAILED"
+
+
+async def _traced(own: OwnApp, token: str, ns: str, trace_id: str) -> None:
+    """An operation of ``own``'s, in the client's trace ``trace_id``."""
+    response = await own.gql.http.post("/graphql", json={"query": EPISODES, "variables": {
+        "ns": ns}}, headers={"Authorization": f"Bearer {token}",
+                             "traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"})
+    assert "errors" not in response.json()
+
+
+async def test_two_apps_trace_apart(
+        settings: Settings, admin_token: str, app: Starlette, ns: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One app exports spans, the other does not: the second's requests reach no collector
+    (the tracer was the process's, so the first app made traced both)."""
+    traced, untraced = "1" * 32, "2" * 32
+    with otlp_collector(monkeypatch) as received:
+        async with own_app(settings, admin_token, app, tracing="otlp") as first, \
+                own_app(settings, admin_token, app) as second:
+            await _traced(first, admin_token, ns, traced)
+            await _traced(second, admin_token, ns, untraced)
+    traces = {span.trace_id.hex() for _, span in received.spans()}
+    assert traces == {traced}, "only the traced app's operation was exported"
+    names = {span.name for _, span in received.spans()}
+    assert "graphql query:episodes" in names and "cypher episodes/page" in names
+    assert not first.db.tracing.enabled  # flushed and stopped with its app
+
+
+async def test_two_apps_keep_their_own_background(
+        settings: Settings, admin_token: str, app: Starlette, ns: str) -> None:
+    """Each app's embedding backlog waits for its own requests only, in a process of its
+    own (it was the process's: one app's traffic held every app's backlog back)."""
+    session = background.of(app.state.runtime.db)
+    async with own_app(settings, admin_token, app) as first, \
+            own_app(settings, admin_token, app) as second:
+        mine, theirs = background.of(first.db), background.of(second.db)
+        assert len({id(mine), id(theirs), id(session)}) == 3
+        assert background.of(first.db.admin()) is mine  # a copy of its database: the same
+        ended = session.requests.last_ended
+        await second.gql.ok(EPISODES, ns=ns)
+        assert theirs.requests.last_ended > 0.0
+        assert mine.requests.last_ended == 0.0, "the first app saw the second's request"
+        assert session.requests.last_ended == ended
+        await first.gql.ok(EPISODES, ns=ns)
+        assert mine.requests.last_ended > 0.0

@@ -25,7 +25,6 @@ from graphmem.api.schema import build_schema
 from graphmem.api.websocket import SocketAdapter, SocketHandler
 from graphmem.core.config import Settings
 from graphmem.core.errors import GraphmemError, PayloadTooLarge
-from graphmem.observability import tracing
 from graphmem.observability.logs import request_id
 from graphmem.retrieval import background
 from graphmem.security.auth import NOBODY, Principal
@@ -111,6 +110,7 @@ class GraphQLEndpoint:
             page = self.ide or _error(404, "NOT_FOUND", "GraphiQL is off (GRAPHMEM_GRAPHIQL)")
             await page(scope, receive, send)
             return
+        tracing = request.app.state.runtime.db.tracing
         with tracing.server_span("graphql", request.headers,
                                  {"graphmem.request_id": request_id.get() or ""}) as span:
             await self._serve(request, scope, send if span is None else _status_into(span, send))
@@ -128,8 +128,9 @@ class GraphQLEndpoint:
             await _refusal(exc)(scope, receive, send)
             return
         scope["graphmem.principal"] = principal
+        requests = background.of(request.app.state.runtime.db).requests
         try:
-            with background.requests.request():  # the embedding backlog waits for quiet
+            with requests.request():  # the app's embedding backlog waits for quiet
                 await self.view(scope, _replay(body), send)
         except Unreadable as exc:  # raised while reading the body: nothing was sent yet
             await _error(400, "INVALID_INPUT", exc.reason)(scope, receive, send)

@@ -182,10 +182,11 @@ async def recall(
 
     ctx = info.context
     ns = ctx.namespace(namespace)
-    found = await recall_domain.recall(ctx.db, ns, query, session_id, reference_time,
-                                       token_budget, ctx.embedder,
-                                       ctx.settings.vector_min_similarity, ctx.fact_cache,
-                                       ctx.settings.search_weights, speaker, as_of)
+    asked = recall_domain.RecallQuery(
+        text=query, session_id=session_id, reference_time=reference_time,
+        token_budget=token_budget, min_similarity=ctx.settings.vector_min_similarity,
+        weights=ctx.settings.search_weights, speaker=speaker, as_of=as_of)
+    found = await recall_domain.recall(ctx.db, ns, asked, ctx.embedder, ctx.fact_cache)
     ctx.used(ns, facts=[p.fact.id for p in found.pieces if p.fact],
              episodes=[p.episode.id for p in found.pieces if p.episode])
     return RecallResult(

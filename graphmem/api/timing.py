@@ -15,7 +15,7 @@ from graphql import FieldNode, GraphQLSchema, OperationDefinitionNode
 from strawberry.extensions import SchemaExtension
 
 from graphmem.api.errors import code_of
-from graphmem.observability import metrics, tracing
+from graphmem.observability import metrics
 
 INVALID = "invalid"
 _META = frozenset({"__typename", "__schema", "__type"})  # introspection: in every schema
@@ -27,7 +27,8 @@ class OperationTiming(SchemaExtension):
         yield
         label = self._label()
         metrics.REQUEST_SECONDS.labels(label).observe(time.perf_counter() - began)
-        if tracing.enabled():
+        tracing = self.execution_context.context.db.tracing
+        if tracing.enabled:
             result = self.execution_context.result
             codes = sorted({code_of(e) for e in (result.errors or [])}) if result else []
             tracing.annotate(f"graphql {label}", {"graphmem.operation": label},

@@ -19,7 +19,8 @@ from urllib.parse import urlsplit
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ArchiveMissing, ConfigError
-from graphmem.db.database import Database, Slot
+from graphmem.db.database import Database
+from graphmem.db.slots import Slot
 
 
 class ArchiveStore(Protocol):

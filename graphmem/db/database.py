@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from neo4j import (
     READ_ACCESS,
@@ -65,8 +65,10 @@ from graphmem.core.errors import (
 )
 from graphmem.core.namespaces import lucene_key
 from graphmem.db import bolt, rider
+from graphmem.db.slots import Slot
 from graphmem.db.statements import statement
-from graphmem.observability import metrics, tracing
+from graphmem.observability import metrics
+from graphmem.observability.tracing import Tracing
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -175,16 +177,6 @@ def _takes_ns_key(name: str) -> bool:
     return "$ns_key" in statement(name)
 
 
-@dataclass(frozen=True, eq=False)
-class Slot(Generic[T]):
-    """A declared, typed place on a ``Database`` for what a layer above this one gives it
-    (the keyring of encryption at rest, the archive store): this layer holds the value
-    without knowing its type, and each ``Database`` (each app, CLI command or test that
-    made one) holds its own, so nothing is shared through a module of the process."""
-
-    name: str
-
-
 # Called with each statement's namespace before it runs, when held: encryption with a key
 # per namespace loads that namespace's key there (graphmem/security/namespace_keys.py), so
 # every path that reads or writes a namespace has its key, and this layer knows nothing of
@@ -254,6 +246,9 @@ class Database:
     admin_timeout_s: float = 600.0  # the same for administrative work (``admin``)
     round_trips: int = field(default=0)
     health: Health = field(default_factory=Health)
+    # Where its spans go (off unless the app or command configured tracing): shared by its
+    # copies, and reached from here by every layer that makes spans.
+    tracing: Tracing = field(default_factory=Tracing, repr=False)
     held: Mapping[Slot[Any], Any] = field(default_factory=dict, repr=False)
     # What the layers above learned from this database and keep while its driver lives
     # (the erasure secret): shared by its copies, as ``health`` is.
@@ -268,6 +263,16 @@ class Database:
         if slot not in self.learned:
             self.learned[slot] = await read()
         return cast(T, self.learned[slot])
+
+    def keep(self, slot: Slot[T], make: Callable[[], T]) -> T:
+        """What ``make`` gives, made once for this database and its copies (on first use)."""
+        if slot not in self.learned:
+            self.learned[slot] = make()
+        return cast(T, self.learned[slot])
+
+    def traced(self, tracing: Tracing) -> Database:
+        """This database (its driver, its health) with its spans going to ``tracing``."""
+        return replace(self, tracing=tracing)
 
     def holding(self, slot: Slot[T], value: T | None) -> Database:
         """This database (its driver, its health) holding ``value`` in ``slot``: a copy, so
@@ -421,7 +426,7 @@ class Database:
                 await passenger.work(running)
             return result
 
-        with tracing.span("transaction", kind="client", child_only=True) as span:
+        with self.tracing.span("transaction", kind="client", child_only=True) as span:
             committed = False
             try:
                 with _bounded(self.timeout_s):
@@ -460,9 +465,9 @@ class Database:
     def span(self, name: str) -> contextlib.AbstractContextManager[Any]:
         """A trace span for one named statement: its Cypher text, which holds no values (they
         are parameters), and never its parameters."""
-        if not tracing.enabled():
+        if not self.tracing.enabled:
             return contextlib.nullcontext()
-        return tracing.span(f"cypher {name}", {
+        return self.tracing.span(f"cypher {name}", {
             "db.system.name": "neo4j", "db.namespace": self.name, "db.operation.name": name,
             "db.query.text": statement(name)}, kind="client", child_only=True)
 

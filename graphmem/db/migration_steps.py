@@ -16,7 +16,8 @@ from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace
 from graphmem.core.time_expressions import event_time
 from graphmem.core.timeutil import parse_stored_datetime, to_native
-from graphmem.db.database import Database, Row, Slot, Tx
+from graphmem.db.database import Database, Row, Tx
+from graphmem.db.slots import Slot
 
 log = logging.getLogger(__name__)
 # How a stored content reads as plain text: security gives the database its own

@@ -25,7 +25,8 @@ from graphmem.core.errors import ConcurrentChange, DecryptionFailed, InvalidInpu
 from graphmem.core.identifiers import actor_key
 from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import maybe_datetime, to_native
-from graphmem.db.database import Database, Slot, Tx
+from graphmem.db.database import Database, Tx
+from graphmem.db.slots import Slot
 from graphmem.episodes.store import earliest_per_session, resolve_refs
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind

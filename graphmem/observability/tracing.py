@@ -1,7 +1,7 @@
 """Optional OpenTelemetry tracing: a span per GraphQL operation, per transaction and named
 Cypher statement, per embedding batch, per LLM call and per pipeline job.
 
-Off by default, and then free: ``span`` is one ``None`` check. ``GRAPHMEM_TRACING=otlp``
+Off by default, and then free: ``Tracing.span`` is one ``None`` check. ``GRAPHMEM_TRACING=otlp``
 exports over OTLP/HTTP to the standard ``OTEL_EXPORTER_OTLP_*`` endpoint (install the
 ``graphmem[tracing]`` extra); ``console`` prints spans to stdout for a look without a
 collector. A client's W3C ``traceparent`` header makes graphmem's spans part of its trace.
@@ -27,14 +27,92 @@ if TYPE_CHECKING:
 Attributes = Mapping[str, str | int | float | bool]
 Kind = Literal["internal", "client", "server"]
 
-_tracer: Tracer | None = None
-_provider: TracerProvider | None = None
+class Tracing:
+    """Where one app's (or CLI command's) spans go: nowhere (the default), or a provider's
+    exporter. Each ``Database`` holds one, shared by its copies (``Database.tracing``), and
+    every layer that makes spans reaches it from there, so two apps in one process trace
+    apart (as the driver keeps its configuration on its Driver)."""
+
+    def __init__(self, provider: TracerProvider | None = None) -> None:
+        self._provider: TracerProvider | None = None
+        self._tracer: Tracer | None = None
+        self.install(provider)
+
+    def install(self, provider: TracerProvider | None) -> None:
+        """Trace into ``provider`` (None: stop tracing). ``configured`` calls it; tests may too."""
+        self._provider = provider
+        self._tracer = provider.get_tracer("graphmem") if provider is not None else None
+
+    def shutdown(self) -> None:
+        """Flush the spans still queued for export (the app or command ends)."""
+        if self._provider is not None:
+            self._provider.shutdown()
+            self.install(None)
+
+    @property
+    def enabled(self) -> bool:
+        return self._tracer is not None
+
+    @contextmanager
+    def span(self, name: str, attributes: Attributes | None = None, *,
+             kind: Kind = "internal", parent: Context | None = None,
+             child_only: bool = False) -> Iterator[Any]:
+        """A span around the block, current inside it (so nested spans become its children).
+
+        ``child_only`` spans are recorded only inside another (a statement inside a request
+        or a job), so idle polls for work do not each start a trace. Yields the span, or None
+        when there is none, for attributes known only at the end."""
+        if self._tracer is None:
+            yield None
+            return
+        from opentelemetry.trace import SpanKind, get_current_span
+
+        if child_only and not get_current_span().is_recording():
+            yield None
+            return
+
+        # Exceptions are not recorded as given: their messages may quote what a client sent.
+        with self._tracer.start_as_current_span(name, context=parent,
+                                                kind=SpanKind[kind.upper()],
+                                                attributes=attributes,
+                                                record_exception=False,
+                                                set_status_on_exception=False) as current:
+            try:
+                yield current
+            except BaseException as exc:
+                _failed(current, error_type(exc))
+                raise
+
+    def server_span(self, name: str, headers: Mapping[str, str],
+                    attributes: Attributes | None = None) -> Any:
+        """``span`` for a request: continues the trace of the client's ``traceparent``."""
+        if self._tracer is None:
+            return self.span(name)
+        from opentelemetry.propagate import extract
+
+        return self.span(name, attributes, kind="server", parent=extract(dict(headers)))
+
+    def annotate(self, name: str, attributes: Attributes, error: str | None = None) -> None:
+        """Rename the current span and add to it what is known only later (the GraphQL
+        operation once parsed); ``error`` marks it failed without an exception (a result
+        with errors)."""
+        if self._tracer is None:
+            return
+        from opentelemetry.trace import get_current_span
+
+        current = get_current_span()
+        if not current.is_recording():
+            return
+        current.update_name(name)
+        current.set_attributes(attributes)
+        if error is not None:
+            _failed(current, error)
 
 
-def configure(settings: Settings) -> None:
-    """Start exporting spans as ``settings.tracing`` says (once per process)."""
-    if settings.tracing == "off" or _provider is not None:
-        return
+def configured(settings: Settings) -> Tracing:
+    """Spans exported as ``settings.tracing`` says: off, OTLP/HTTP, or the console."""
+    if settings.tracing == "off":
+        return Tracing()
     try:
         from opentelemetry.sdk.resources import Resource
         from opentelemetry.sdk.trace import TracerProvider
@@ -49,80 +127,7 @@ def configure(settings: Settings) -> None:
         provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     else:
         provider.add_span_processor(BatchSpanProcessor(ConsoleSpanExporter()))
-    install(provider)
-
-
-def install(provider: TracerProvider | None) -> None:
-    """Trace into ``provider`` (None: stop tracing). ``configure`` calls it; tests may too."""
-    global _tracer, _provider
-    _provider = provider
-    _tracer = provider.get_tracer("graphmem") if provider is not None else None
-
-
-def shutdown() -> None:
-    """Flush the spans still queued for export (process exit)."""
-    if _provider is not None:
-        _provider.shutdown()
-        install(None)
-
-
-def enabled() -> bool:
-    return _tracer is not None
-
-
-@contextmanager
-def span(name: str, attributes: Attributes | None = None, *, kind: Kind = "internal",
-         parent: Context | None = None, child_only: bool = False) -> Iterator[Any]:
-    """A span around the block, current inside it (so nested spans become its children).
-
-    ``child_only`` spans are recorded only inside another (a statement inside a request or a
-    job), so idle polls for work do not each start a trace. Yields the span, or None when
-    there is none, for attributes known only at the end."""
-    if _tracer is None:
-        yield None
-        return
-    from opentelemetry.trace import SpanKind, get_current_span
-
-    if child_only and not get_current_span().is_recording():
-        yield None
-        return
-
-    # Exceptions are not recorded as given: their messages may quote what a client sent.
-    with _tracer.start_as_current_span(name, context=parent, kind=SpanKind[kind.upper()],
-                                       attributes=attributes,
-                                       record_exception=False,
-                                       set_status_on_exception=False) as current:
-        try:
-            yield current
-        except BaseException as exc:
-            _failed(current, error_type(exc))
-            raise
-
-
-def server_span(name: str, headers: Mapping[str, str],
-                attributes: Attributes | None = None) -> Any:
-    """``span`` for a request: continues the trace of the client's ``traceparent`` header."""
-    if _tracer is None:
-        return span(name)
-    from opentelemetry.propagate import extract
-
-    return span(name, attributes, kind="server", parent=extract(dict(headers)))
-
-
-def annotate(name: str, attributes: Attributes, error: str | None = None) -> None:
-    """Rename the current span and add to it what is known only later (the GraphQL operation
-    once parsed); ``error`` marks it failed without an exception (a result with errors)."""
-    if _tracer is None:
-        return
-    from opentelemetry.trace import get_current_span
-
-    current = get_current_span()
-    if not current.is_recording():
-        return
-    current.update_name(name)
-    current.set_attributes(attributes)
-    if error is not None:
-        _failed(current, error)
+    return Tracing(provider)
 
 
 def _failed(current: Any, error: str) -> None:

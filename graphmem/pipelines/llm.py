@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import LLMError, LLMRefused
-from graphmem.observability import tracing
+from graphmem.observability.tracing import Tracing
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -46,8 +46,9 @@ class Usage:
 
 
 class LLM:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, tracing: Tracing) -> None:
         assert settings.llm_model is not None
+        self._tracing = tracing  # its app's: a call is a span of the job that made it
         self.model = settings.llm_model
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "unused"
         # Retries belong to the job queue (with backoff and a record), not to the client.
@@ -100,7 +101,7 @@ class LLM:
         return {}
 
     async def _chat(self, system: str, user: str, extra: dict[str, Any]) -> tuple[str, Usage]:
-        with tracing.span(f"chat {self.model}", {
+        with self._tracing.span(f"chat {self.model}", {
                 "gen_ai.operation.name": "chat", "gen_ai.request.model": self.model,
                 "graphmem.llm.mode": self._mode}, kind="client") as span:
             text, usage = await self._complete(system, user, extra)

@@ -26,7 +26,7 @@ from graphmem.db.database import Database
 from graphmem.events import outbox
 from graphmem.governance import ephemeral, pruning, retention, rounds
 from graphmem.jobs import queue as jobs
-from graphmem.observability import metrics, tracing
+from graphmem.observability import metrics
 from graphmem.pipelines import extraction, summarising
 from graphmem.pipelines.llm import LLM
 
@@ -38,7 +38,7 @@ class Worker:
     def __init__(self, db: Database, settings: Settings, name: str | None = None) -> None:
         self.db = db
         self.settings = settings
-        self.llm = LLM(settings) if settings.llm_model else None
+        self.llm = LLM(settings, db.tracing) if settings.llm_model else None
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._swept_at: float | None = None  # the retention sweeper's last round
 
@@ -148,7 +148,7 @@ class Worker:
             metrics.JOB_QUEUE.labels(state).set(depth[state])
 
     async def _run(self, claim: jobs.Claim) -> jobs.Job:
-        with tracing.span(f"job {claim.job.kind.value}", {
+        with self.db.tracing.span(f"job {claim.job.kind.value}", {
                 "graphmem.job.id": claim.job.id, "graphmem.job.attempt": claim.attempt}):
             if claim.job.kind is jobs.JobKind.EXTRACT:
                 return await extraction.run(self.db, self.settings, self.llm, claim)

@@ -13,11 +13,12 @@
   after the burst it runs at full speed. The bound keeps the backlog moving under
   continuous load, as fast as the CPU the load leaves idle allows.
 
-The process exits with the service: a clean shutdown calls `stop` (the app's lifespan, the
-CLI's commands), and it watches its parent, so a killed service leaves no orphan behind. It
-is spawned, so it imports the main module of the program that started it (multiprocessing's
-rule): `graphmem serve`, `graphmem worker` and the benchmarks guard their entry points with
-``if __name__ == "__main__"``, and a script embedding in-process must too.
+Each app or CLI command has its own (``of``: one per ``Database``). The process exits with
+the service: a clean shutdown calls `stop` (the app's lifespan, the CLI's commands), and it
+watches its parent, so a killed service leaves no orphan behind. It is spawned, so it
+imports the main module of the program that started it (multiprocessing's rule): `graphmem
+serve`, `graphmem worker` and the benchmarks guard their entry points with ``if __name__ ==
+"__main__"``, and a script embedding in-process must too.
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+from graphmem.db.slots import Slot
+
+if TYPE_CHECKING:
+    from graphmem.db.database import Database
 
 NICENESS = 19  # the lowest priority there is
 QUIET_S = 0.2  # no request for this long: a client between turns, not between batches
@@ -70,47 +76,8 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(0)
 
 
-_executor: ProcessPoolExecutor | None = None
-
-
-def _process() -> ProcessPoolExecutor:
-    """The background process (one: its work is threaded inside it, see `threads`).
-    Spawned, not forked: the service's event loop and driver threads are not copied."""
-    global _executor
-    if _executor is None:
-        _executor = ProcessPoolExecutor(max_workers=1,
-                                        mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_yield_to_everything,
-                                        initargs=(os.getpid(),))
-    return _executor
-
-
-async def run(work: Callable[[T], R], arg: T) -> R:
-    """``work(arg)`` in the background process (``work`` a module-level function: it is sent
-    by name). A process that died is replaced at the next call."""
-    global _executor
-    executor = _process()
-    try:
-        return await asyncio.get_running_loop().run_in_executor(executor, work, arg)
-    except BrokenProcessPool:  # killed (the OOM killer, an operator): this work is lost
-        if _executor is executor:
-            _executor = None
-        executor.shutdown(wait=False)
-        raise
-
-
-def stop() -> None:
-    """Let the background process finish the work it holds, then exit (the service is
-    shutting down; the next `run` would start another). Left to the interpreter's exit, its
-    queue's semaphores were reported leaked on every shutdown."""
-    global _executor
-    executor, _executor = _executor, None
-    if executor is not None:
-        executor.shutdown(wait=True, cancel_futures=True)
-
-
 class Activity:
-    """Requests in flight in this process, so background work can wait for a quiet moment."""
+    """Requests in flight in one app, so its background work can wait for a quiet moment."""
 
     def __init__(self) -> None:
         self.in_flight = 0
@@ -135,4 +102,53 @@ class Activity:
             await asyncio.sleep(QUIET_S / 4)
 
 
-requests = Activity()  # the process's GraphQL requests (`api.http` counts them)
+class Background:
+    """One app's (or CLI command's) background process, started on first use, and the
+    requests in flight that its work yields to (``requests``: `api.http` counts them)."""
+
+    def __init__(self) -> None:
+        self._executor: ProcessPoolExecutor | None = None
+        self.requests = Activity()
+
+    def _process(self) -> ProcessPoolExecutor:
+        """The background process (one: its work is threaded inside it, see `threads`).
+        Spawned, not forked: the service's event loop and driver threads are not copied."""
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_yield_to_everything, initargs=(os.getpid(),))
+        return self._executor
+
+    async def run(self, work: Callable[[T], R], arg: T) -> R:
+        """``work(arg)`` in the background process (``work`` a module-level function: it is
+        sent by name). A process that died is replaced at the next call."""
+        executor = self._process()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, work, arg)
+        except BrokenProcessPool:  # killed (the OOM killer, an operator): this work is lost
+            if self._executor is executor:
+                self._executor = None
+            executor.shutdown(wait=False)
+            raise
+
+    def stop(self) -> None:
+        """Let the background process finish the work it holds, then exit (the service is
+        shutting down; the next `run` would start another). Left to the interpreter's exit,
+        its queue's semaphores were reported leaked on every shutdown."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+BACKGROUND: Slot[Background] = Slot("background")  # a database's, made on first use
+
+
+def of(db: Database) -> Background:
+    """The background of ``db``'s app or command: each database (and its copies) has its
+    own, so two apps in one process share neither process nor requests."""
+    return db.keep(BACKGROUND, Background)
+
+
+def stop(db: Database) -> None:
+    """Stop ``db``'s background process, if it started one (the app's lifespan, the CLI)."""
+    of(db).stop()

@@ -35,8 +35,9 @@ from graphmem.core.errors import ConfigError, GraphmemError, KeyDestroyed
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Row
 from graphmem.db.statements import split_statements, statement
-from graphmem.observability import metrics, tracing
+from graphmem.observability import metrics
 from graphmem.retrieval import background
+from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
 from graphmem.security import encryption, namespace_keys
 
@@ -56,8 +57,8 @@ class Embedder(Protocol):
         """A query's texts, on the request path."""
         ...
 
-    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
-        """The worker's batches: CPU work yields to requests (the `background` process)."""
+    async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
+        """The worker's batches: CPU work yields to requests (in the app's ``background``)."""
         ...
 
 
@@ -68,7 +69,7 @@ class WordLlamaEmbedder:
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(_wordllama_embed, texts)
 
-    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
+    async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
         return await background.run(_wordllama_embed, texts)
 
 
@@ -107,7 +108,7 @@ class OpenAIEmbedder:
                               "dimensional: set GRAPHMEM_EMBEDDING_DIMENSION to match")
         return vectors
 
-    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
+    async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
         return await self.embed(texts)  # a remote endpoint's work: awaiting costs no CPU
 
 
@@ -223,10 +224,11 @@ async def _set_aside(db: Database, refused: list[Row], now: datetime) -> None:
 
 async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str, Any]]) -> None:
     texts = [row for row in rows if (row["text"] or "").strip()]
-    with tracing.span("embedding batch", {"graphmem.embedder": embedder.name,
-                                          "graphmem.nodes": len(rows)}):
-        with metrics.timed(metrics.EMBEDDER_SECONDS, embedder.name), tracing.span("embed"):
-            embedded = await embedder.embed_backlog([row["text"] for row in texts]) if texts else []
+    with db.tracing.span("embedding batch", {"graphmem.embedder": embedder.name,
+                                             "graphmem.nodes": len(rows)}):
+        with metrics.timed(metrics.EMBEDDER_SECONDS, embedder.name), db.tracing.span("embed"):
+            embedded = await embedder.embed_backlog(
+                [row["text"] for row in texts], background.of(db)) if texts else []
         vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
         stored = await db.write("embeddings/store", model=embedder.name, rows=[
             {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
@@ -311,7 +313,7 @@ async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
                 waiting = await db.read("embeddings/pending_count")
                 metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
                 counted = time.monotonic()
-            await background.requests.until_quiet()
+            await background.of(db).requests.until_quiet()
             done = await embed_pending(db, embedder, batch) if await _claimable(db) else 0
             delay = 0.5
             if not done:

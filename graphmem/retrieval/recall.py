@@ -46,6 +46,20 @@ _DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|w
 
 
 @dataclass(frozen=True)
+class RecallQuery:
+    """What a recall is asked (as ``SearchQuery`` is what a search is asked)."""
+
+    text: str  # the question, 1-1000 characters
+    session_id: str | None = None  # its summary is offered first
+    reference_time: datetime | None = None  # for "last month" (default: as_of, else now)
+    token_budget: int = 1_000  # MIN_BUDGET-MAX_BUDGET
+    min_similarity: float = 0.2  # cosine; weaker vector matches are dropped
+    weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS
+    speaker: str | None = None  # whom "I", "me" and "my" stand for; None resolves it
+    as_of: datetime | None = None  # recall as memory stood then
+
+
+@dataclass(frozen=True)
 class Piece:
     layer: str  # summary, facts or episodes
     text: str
@@ -100,33 +114,26 @@ class Layer:
     candidates: list[Piece] = field(default_factory=list)
 
 
-async def recall(db: Database, ns: Namespace, query: str, session_id: str | None = None,
-                 reference_time: datetime | None = None, token_budget: int = 1_000,
-                 embedder: Embedder | None = None, min_similarity: float = 0.2,
-                 cache: FactCache | None = None,
-                 weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS,
-                 speaker: str | None = None, as_of: datetime | None = None) -> Recall:
-    """``speaker``: whom "I", "me" and "my" in the query stand for; None resolves it (see
-    ``first_person``). ``as_of``: recall as memory stood then: the facts it believed and that
-    were valid at that instant, the turns that occurred before it, no summary."""
-    if not query.strip() or len(query) > 1_000:
-        raise InvalidInput("query must be 1-1000 characters", field="query")
-    if not MIN_BUDGET <= token_budget <= MAX_BUDGET:
-        raise InvalidInput(f"tokenBudget must be {MIN_BUDGET}-{MAX_BUDGET}", field="tokenBudget")
-    if as_of is not None:
-        require_aware(as_of, "asOf")
-    now = reference_time or as_of or datetime.now(UTC)
-    question = recall_facts.Question(query, session_id, speaker, as_of, embedder, weights,
-                                     min_similarity, cache)
-    result = Recall(token_budget=token_budget, time_range=find_time_range(query, now))
-    episodic = SearchQuery(text=query, limit=EPISODE_CANDIDATES, kinds=(Kind.EPISODE,),
-                           reference_time=now, end=as_of, min_similarity=min_similarity,
-                           weights=weights)
+async def recall(db: Database, ns: Namespace, query: RecallQuery,
+                 embedder: Embedder | None = None, cache: FactCache | None = None) -> Recall:
+    """``query.speaker``: whom "I", "me" and "my" in the question stand for; None resolves
+    it (see ``first_person``). ``query.as_of``: recall as memory stood then: the facts it
+    believed and that were valid at that instant, the turns that occurred before it, no
+    summary."""
+    _check(query)
+    text, as_of = query.text, query.as_of
+    now = query.reference_time or as_of or datetime.now(UTC)
+    question = recall_facts.Question(text, query.session_id, query.speaker, as_of, embedder,
+                                     query.weights, query.min_similarity, cache)
+    result = Recall(token_budget=query.token_budget, time_range=find_time_range(text, now))
+    episodic = SearchQuery(text=text, limit=EPISODE_CANDIDATES, kinds=(Kind.EPISODE,),
+                           reference_time=now, end=as_of, min_similarity=query.min_similarity,
+                           weights=query.weights)
     # A time or a request for detail decides the episode layer before the facts are known:
     # then the layers are independent reads and run at once (an agent waits for recall).
-    early_reason = _asks_for_episodes(query, result.time_range)
+    early_reason = _asks_for_episodes(text, result.time_range)
     summary, (facts, linked, relevant), early = await _at_once(
-        _summary_layer(db, ns, session_id) if as_of is None else _no_summary_then(),
+        _summary_layer(db, ns, query.session_id) if as_of is None else _no_summary_then(),
         _facts_layer(db, ns, question),
         _episodes_layer(db, ns, episodic, early_reason, embedder) if early_reason
         else _no_layer())
@@ -141,6 +148,15 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
     for layer in (summary, facts, episodes):
         result.offer(layer)
     return result
+
+
+def _check(query: RecallQuery) -> None:
+    if not query.text.strip() or len(query.text) > 1_000:
+        raise InvalidInput("query must be 1-1000 characters", field="query")
+    if not MIN_BUDGET <= query.token_budget <= MAX_BUDGET:
+        raise InvalidInput(f"tokenBudget must be {MIN_BUDGET}-{MAX_BUDGET}", field="tokenBudget")
+    if query.as_of is not None:
+        require_aware(query.as_of, "asOf")
 
 
 async def _no_summary_then() -> Layer:

@@ -11,9 +11,9 @@ fact about Sam. Each candidate is scored, pure and in one place:
   was learned from contain ("Der Kegel is my favourite bouldering gym" makes
   ``favourite_gym Der Kegel`` bear on "Where can I go bouldering?");
 - vector: the question's embedding against the fact's (the one the worker stored, of its
-  text), brought to 0..1 across the candidates (``fusion.by_range``: no embedder's scale
+  text), brought to 0..1 across the candidates (``scores.by_range``: no embedder's scale
   decides);
-- score: the two weighed as search weighs BM25 and vectors (``fusion.own_score``).
+- score: the two weighed as search weighs BM25 and vectors (``scores.own_score``).
 
 A fact *bears* on the question when its words (or its evidence's) meet it; it *answers* it
 when its own words do (met only in its evidence, the turns are what to show). When some bear,
@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from graphmem.core.config import SearchWeights
 from graphmem.facts.model import Fact
 from graphmem.retrieval.first_person import WORDS as FIRST_PERSON
-from graphmem.retrieval.search.fusion import Candidate, by_range, own_score
 from graphmem.retrieval.search.model import Kind
 from graphmem.retrieval.search.query import QUESTION_WORDS
+from graphmem.retrieval.search.scores import Candidate, by_range, own_score
 
 EVIDENCE_SHARE = 0.5  # a word met only in the fact's evidence counts this much
 KEEP = 0.3  # of the best score: what else is kept when some facts bear on the question

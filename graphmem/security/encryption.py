@@ -48,7 +48,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError, DecryptionFailed, KeyDestroyed
-from graphmem.db.database import Database, Slot
+from graphmem.db.database import Database
+from graphmem.db.slots import Slot
 
 PREFIX = "enc:"  # any sealed value, and stored plaintext that begins so only escaped (PLAIN)
 MASTER = "enc:v1:"  # sealed under a master key, the namespace as associated data

@@ -3,24 +3,23 @@ client's, with a span per transaction and named statement, and never memory cont
 
 from __future__ import annotations
 
-import gzip
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, ClassVar
+from typing import Any
 
 import httpx
 import pytest
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
+from starlette.applications import Starlette
 
 from graphmem.core.config import Settings
 from graphmem.db.database import Database
-from graphmem.observability import tracing
+from graphmem.observability.tracing import Tracing
+from tests.support.apps import own_app
 from tests.support.chat_endpoint import chat_endpoint, facts_reply
+from tests.support.collector import otlp_collector
 from tests.support.documents import RECORD, said
 from tests.support.llm import extract_with, llm_settings, record_turns, reply_fact
 
@@ -30,14 +29,23 @@ CLIENT_SPAN = "00f067aa0ba902b7"
 EPISODES = """query($ns: String!) { episodes(namespace: $ns) { nodes { content } } }"""
 
 
-@pytest.fixture
-def spans() -> Iterator[InMemorySpanExporter]:
+def exporting(*into: Tracing) -> InMemorySpanExporter:
+    """Spans of each of ``into``, kept in memory for the test to read."""
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    tracing.install(provider)
-    yield exporter
-    tracing.install(None)
+    for tracing in into:
+        tracing.install(provider)
+    return exporter
+
+
+@pytest.fixture
+def spans(app: Starlette, db: Database) -> Iterator[InMemorySpanExporter]:
+    """The spans of the suite's app and of the test's database (each has its own tracing)."""
+    into = (app.state.runtime.db.tracing, db.tracing)
+    yield exporting(*into)
+    for tracing in into:
+        tracing.install(None)
 
 
 async def post(client: httpx.AsyncClient, token: str, query: str, **variables: Any) -> None:
@@ -128,53 +136,30 @@ async def test_a_job_is_a_trace_with_its_llm_calls(
         assert "Zanzibar" not in f"{span.name} {dict(span.attributes or {})}", span.name
 
 
-class _Collector(BaseHTTPRequestHandler):
-    """An OTLP/HTTP receiver: the wire protocol graphmem's exporter speaks to a collector."""
-
-    received: ClassVar[list[ExportTraceServiceRequest]] = []
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        if self.headers.get("Content-Encoding") == "gzip":
-            body = gzip.decompress(body)
-        request = ExportTraceServiceRequest()
-        request.ParseFromString(body)
-        self.received.append(request)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.end_headers()
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 async def test_otlp_exports_to_the_configured_collector(
-        client: httpx.AsyncClient, admin_token: str, ns: str,
+        settings: Settings, admin_token: str, app: Starlette, ns: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Collector)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{server.server_port}")
-    try:
-        tracing.configure(Settings.model_construct(tracing="otlp"))
-        await post(client, admin_token, EPISODES, ns=ns)
-        tracing.shutdown()  # flushes the batch
-    finally:
-        tracing.install(None)
-        server.shutdown()
-    exported = [(resource, span) for request in _Collector.received
-                for resource in request.resource_spans
-                for scope in resource.scope_spans for span in scope.spans]
+    """An app made with ``tracing="otlp"`` exports to the collector, and flushes what it
+    holds when it stops."""
+    with otlp_collector(monkeypatch) as received:
+        async with own_app(settings, admin_token, app, tracing="otlp") as own:
+            transport = httpx.ASGITransport(app=own.app)
+            async with httpx.AsyncClient(transport=transport,
+                                         base_url="http://graphmem.test") as client:
+                await post(client, admin_token, EPISODES, ns=ns)
+    exported = received.spans()
     names = {span.name for _, span in exported}
     assert "graphql query:episodes" in names and "cypher episodes/page" in names
     services = {a.value.string_value for resource, _ in exported
-                for a in resource.resource.attributes if a.key == "service.name"}
+                for a in resource.attributes if a.key == "service.name"}
     assert services == {"graphmem"}
 
 
-def test_an_exception_marks_its_span_by_type_never_by_message(
-        spans: InMemorySpanExporter) -> None:
+def test_an_exception_marks_its_span_by_type_never_by_message() -> None:
     """A library's message may quote what it was given: the span says the exception's type,
     records no exception event, and so never carries the message."""
+    tracing = Tracing()
+    spans = exporting(tracing)
     with pytest.raises(ValueError), tracing.span("work"):
         raise ValueError(f"could not store {SECRET}")
     (span,) = spans.get_finished_spans()

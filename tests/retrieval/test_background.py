@@ -9,15 +9,25 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
 
 from graphmem.retrieval import background
+from graphmem.retrieval.background import Background
 
 ROOT = Path(__file__).resolve().parents[2]
 AUTOGROUP = Path("/proc/self/autogroup")
+
+
+@pytest.fixture
+def own() -> Iterator[Background]:
+    """A background of the test's own (an app's or a command's), stopped after it."""
+    made = Background()
+    yield made
+    made.stop()
 
 
 def where_it_runs(_: None) -> tuple[int, int, int, str]:
@@ -27,10 +37,11 @@ def where_it_runs(_: None) -> tuple[int, int, int, str]:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="sessions' autogroups are Linux's")
-async def test_background_work_runs_in_a_session_of_its_own_at_the_lowest_priority() -> None:
+async def test_background_work_runs_in_a_session_of_its_own_at_the_lowest_priority(
+        own: Background) -> None:
     """A session of its own: on Linux, CPU is shared between sessions before nice values
     count, so a niced thread of the service still took half the CPUs from Neo4j."""
-    pid, session, nice, group = await background.run(where_it_runs, None)
+    pid, session, nice, group = await own.run(where_it_runs, None)
     assert pid != os.getpid() and session != os.getsid(0)
     assert nice == background.NICENESS == 19
     if AUTOGROUP.exists():
@@ -41,11 +52,11 @@ async def test_background_work_runs_in_a_session_of_its_own_at_the_lowest_priori
 
 
 KILLED_AFTER_THE_WORK = """
-pid = asyncio.run(background.run(where_it_runs, None))[0]
+pid = asyncio.run(background.Background().run(where_it_runs, None))[0]
 """
 KILLED_WHILE_IT_STARTS = """
 async def submit() -> int:
-    asyncio.ensure_future(background.run(where_it_runs, None))
+    asyncio.ensure_future(background.Background().run(where_it_runs, None))
     await asyncio.sleep(0)  # submitted: the process is starting, nothing has run in it yet
     return multiprocessing.active_children()[0].pid
 pid = asyncio.run(submit())
@@ -80,23 +91,24 @@ def test_the_background_process_does_not_outlive_a_killed_service(killed: str) -
             os.kill(child, signal.SIGKILL)
 
 
-async def test_a_killed_background_process_is_replaced() -> None:
+async def test_a_killed_background_process_is_replaced(own: Background) -> None:
     """Its work at the time fails (the embedding worker releases the batch and retries); the
     next work starts a new process."""
-    pid = (await background.run(where_it_runs, None))[0]
+    pid = (await own.run(where_it_runs, None))[0]
     os.kill(pid, signal.SIGKILL)
     with pytest.raises(BrokenProcessPool):
-        await background.run(where_it_runs, None)
-    assert (await background.run(where_it_runs, None))[0] not in (pid, os.getpid())
+        await own.run(where_it_runs, None)
+    assert (await own.run(where_it_runs, None))[0] not in (pid, os.getpid())
 
 
-async def test_a_stopped_background_process_exits_and_the_next_work_starts_another() -> None:
+async def test_a_stopped_background_process_exits_and_the_next_work_starts_another(
+        own: Background) -> None:
     """The service stops it when it shuts down (its queue is released, not left to the
     interpreter's exit, which reported it leaked)."""
-    pid = (await background.run(where_it_runs, None))[0]
-    await asyncio.to_thread(background.stop)
+    pid = (await own.run(where_it_runs, None))[0]
+    await asyncio.to_thread(own.stop)
     assert not alive(pid)
-    assert (await background.run(where_it_runs, None))[0] != pid
+    assert (await own.run(where_it_runs, None))[0] != pid
 
 
 def test_the_command_imports_its_cli_only_when_it_runs() -> None:

@@ -29,6 +29,7 @@ from graphmem.episodes import store as episodes
 from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import store as facts
 from graphmem.retrieval import embeddings
+from graphmem.retrieval.background import Background
 from graphmem.retrieval.search import Kind, SearchQuery, search
 from graphmem.security import encryption, namespace_keys
 from graphmem.security.encryption import Keyring
@@ -341,10 +342,10 @@ class _Refusing(embeddings.WordLlamaEmbedder):
     """An endpoint that refuses one input (as a remote one may, for its content or length):
     the whole request fails."""
 
-    async def embed_backlog(self, texts: list[str]) -> list[list[float]]:
+    async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
         if any("POISON" in text for text in texts):
             raise ValueError("input refused")
-        return await super().embed_backlog(texts)
+        return await super().embed_backlog(texts, background)
 
 
 @pytest.mark.hostile("tenants")

@@ -12,12 +12,12 @@ from graphmem.facts import entity_merge
 from graphmem.facts import store as facts
 from graphmem.facts.model import Fact, FactStatus, Source
 from graphmem.retrieval.fact_cache import TTL, FactCache
-from graphmem.retrieval.recall import recall
+from graphmem.retrieval.recall import RecallQuery, recall
 
 
 async def known(db: Database, ns: Namespace, cache: FactCache, query: str) -> list[str]:
     """What recall's facts layer says, as subject/predicate/object (current names)."""
-    found = await recall(db, ns, query, cache=cache)
+    found = await recall(db, ns, RecallQuery(query), cache=cache)
     return sorted(f"{p.fact.subject} {p.fact.predicate} {p.fact.object}"
                   for p in found.pieces if p.fact)
 

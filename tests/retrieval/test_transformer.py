@@ -11,6 +11,7 @@ import pytest
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError
 from graphmem.retrieval import embeddings, transformer
+from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
 
 
@@ -47,7 +48,11 @@ async def test_the_backlog_gets_the_vectors_of_the_request_path(
     still gets the vector the request path gives it, in the order asked."""
     texts = [f"turn {i}: {'and then we talked about the weather ' * (i % 5)}in Porto"
              for i in range(transformer.BATCH * 3 + 5)]
-    assert await model.embed_backlog(texts) == await model.embed(texts)
+    own = Background()
+    try:
+        assert await model.embed_backlog(texts, own) == await model.embed(texts)
+    finally:
+        own.stop()
 
 
 async def test_a_paraphrase_is_nearer_than_a_shared_word(model: TransformerEmbedder) -> None:

@@ -11,7 +11,10 @@ retrievers found it and at what rank. Facts are current (believed now, valid now
 ``valid_at``) unless history is asked for.
 
 - ``query``: question words, speakers, Lucene queries;
-- ``fusion``: the scoring, pure;
+- ``scores``: a candidate, each list brought to 0..1, its own score;
+- ``signals``: what lifts a candidate besides its words (session, time, …), each declared
+  once with its weight setting and scoring function;
+- ``fusion``: the scoring, pure: own scores, the graph, then every signal in turn;
 - ``engine``: the statements, in order.
 """
 

@@ -6,9 +6,10 @@ query may name, which runs while the query is embedded.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal, assert_never
 
 from graphmem.core.config import SearchWeights
 from graphmem.core.errors import InvalidInput
@@ -19,11 +20,13 @@ from graphmem.db.database import Database, Row
 from graphmem.episodes.store import Episode
 from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact
-from graphmem.observability import metrics, tracing
+from graphmem.observability import metrics
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.search import query as analysis
-from graphmem.retrieval.search.fusion import Candidate, by_best, by_range, fuse
+from graphmem.retrieval.search.fusion import fuse
 from graphmem.retrieval.search.model import Hit, Kind, Match, SearchQuery, SearchResult
+from graphmem.retrieval.search.scores import Candidate, by_best, by_range
+from graphmem.retrieval.search.signals import SIGNALS, Signal
 from graphmem.summaries.store import Summary
 
 MAX_LIMIT = 100
@@ -49,6 +52,7 @@ VECTOR_RETRY_K = 500
 _FIELDS = {Kind.FACT: "text", Kind.SUMMARY: "text", Kind.ENTITY: "name"}
 
 Key = tuple[Kind, str]
+Retriever = Literal["bm25", "vector"]  # the lists a candidate's own score is made of
 
 
 @dataclass
@@ -87,7 +91,7 @@ async def retrieve(db: Database, ns: Namespace, query: SearchQuery,
     if not analysis.words(text):
         return Retrieved(time_range=time_range)
     speakers, vector = await asyncio.gather(
-        _speakers(db, ns, text, query), _embed(text, query, embedder))
+        _speakers(db, ns, text, query), _embed(db, text, query, embedder))
     found = analysis.terms(text, speakers)
     if "bm25" not in query.retrievers and vector is None:
         return Retrieved(time_range=time_range)
@@ -104,9 +108,12 @@ async def retrieve(db: Database, ns: Namespace, query: SearchQuery,
                      earliest=asks_first(query.text))
 
 
-def rank(found: Retrieved, weights: SearchWeights) -> list[Candidate]:
-    """The candidates best first under ``weights`` (pure; may be called again)."""
-    return fuse(found.candidates, found.links, weights, found.time_range, found.earliest)
+def rank(found: Retrieved, weights: SearchWeights,
+         signals: Sequence[Signal] = SIGNALS) -> list[Candidate]:
+    """The candidates best first under ``weights`` and ``signals`` (pure; may be called
+    again)."""
+    return fuse(found.candidates, found.links, weights, found.time_range, found.earliest,
+                signals)
 
 
 def _check(query: SearchQuery) -> None:
@@ -143,10 +150,11 @@ async def _speakers(db: Database, ns: Namespace, text: str,
     return {row["key"]: row["name"] for row in rows}
 
 
-async def _embed(text: str, query: SearchQuery, embedder: Embedder | None) -> list[float] | None:
+async def _embed(db: Database, text: str, query: SearchQuery,
+                 embedder: Embedder | None) -> list[float] | None:
     if embedder is None or "vector" not in query.retrievers:
         return None
-    with tracing.span("embed query", {"graphmem.embedder": embedder.name}):
+    with db.tracing.span("embed query", {"graphmem.embedder": embedder.name}):
         return (await embedder.embed([text]))[0]
 
 
@@ -156,13 +164,19 @@ def _filters(query: SearchQuery, now: datetime) -> dict[str, Any]:
             "end": to_native(query.end)}
 
 
-def _vote(candidates: dict[Key, Candidate], retriever: str, kind: Kind,
+def _vote(candidates: dict[Key, Candidate], retriever: Retriever, kind: Kind,
           rows: list[Row]) -> None:
     scored = [(row["id"], row["score"]) for row in rows]
     normalised = by_best(scored) if retriever == "bm25" else by_range(scored)
     for rank, row in enumerate(rows, start=1):
         candidate = _candidate(candidates, kind, row)
-        setattr(candidate, retriever, normalised[row["id"]])
+        match retriever:
+            case "bm25":
+                candidate.bm25 = normalised[row["id"]]
+            case "vector":
+                candidate.vector = normalised[row["id"]]
+            case _:
+                assert_never(retriever)
         candidate.matches.append(Match(retriever, rank))
 
 
@@ -217,7 +231,7 @@ async def _find(db: Database, ns: Namespace, query: SearchQuery, found: analysis
 
 def _retrieved_kinds(query: SearchQuery) -> tuple[Kind, ...]:
     """The kinds asked for, and facts as keys for the turns they were learned from when
-    episodes are asked and ``fact_keys`` weighs them (see ``fusion._keyed``)."""
+    episodes are asked and ``fact_keys`` weighs them (see ``signals._fact_keys``)."""
     if (Kind.FACT not in query.kinds and Kind.EPISODE in query.kinds
             and query.weights.fact_keys > 0 and "graph" in query.retrievers):
         return (*query.kinds, Kind.FACT)
@@ -237,7 +251,7 @@ def _expansion(query: SearchQuery) -> dict[str, Any]:
             "neighbours": on and query.neighbours}
 
 
-def _votes(row: Row, query: SearchQuery) -> list[tuple[str, Kind, list[Row]]]:
+def _votes(row: Row, query: SearchQuery) -> list[tuple[Retriever, Kind, list[Row]]]:
     """(retriever, kind, rows best first), BM25 then vector, kind by kind."""
     kinds = _retrieved_kinds(query)
     return [*(("bm25", kind, row[f"{kind.value}_bm25"]) for kind in kinds),
