@@ -27,8 +27,9 @@ class OperationTiming(SchemaExtension):
         yield
         label = self._label()
         metrics.REQUEST_SECONDS.labels(label).observe(time.perf_counter() - began)
-        tracing = self.execution_context.context.db.tracing
-        if tracing.enabled:
+        context = self.execution_context.context  # none: the schema run outside a request
+        tracing = context.db.tracing if context is not None else None
+        if tracing is not None and tracing.enabled:
             result = self.execution_context.result
             codes = sorted({code_of(e) for e in (result.errors or [])}) if result else []
             tracing.annotate(f"graphql {label}", {"graphmem.operation": label},
