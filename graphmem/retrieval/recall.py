@@ -9,7 +9,8 @@ Layers, in order, each run only when a rule says so (the ``plan`` records every 
    of a one-value predicate as both true. The facts a user pinned (always remember) are
    offered every turn, first among equals, and marked so;
 3. episodic search, only when the query refers to a time ("last Tuesday"), asks for detail
-   ("what did I say", "exactly", "when did"), or no fact answers it in its own words.
+   ("what did I say", "exactly", "when did"), or the facts do not answer all it asks in their
+   own words (one word of it met leaves the rest to the turns).
 Pieces are added layer by layer while they fit the token budget (counted by a real
 tokenizer); what did not fit is counted in the plan, not silently dropped.
 """
@@ -125,18 +126,20 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
     # A time or a request for detail decides the episode layer before the facts are known:
     # then the layers are independent reads and run at once (an agent waits for recall).
     early_reason = _asks_for_episodes(query, result.time_range)
-    summary, (facts, linked, relevant), early = await _at_once(
+    summary, (facts, linked, answered), early = await _at_once(
         _summary_layer(db, ns, session_id) if as_of is None else _no_summary_then(),
         _facts_layer(db, ns, question),
         _episodes_layer(db, ns, episodic, early_reason, embedder) if early_reason
         else _no_layer())
     if early is not None:
         episodes = early
-    elif relevant == 0:
-        episodes = await _episodes_layer(db, ns, episodic, "no fact answers the question in "
-                                         "its own words: searching the episodes", embedder)
+    elif not answered:
+        episodes = await _episodes_layer(db, ns, episodic, "no facts answer all the question "
+                                         "asks in their own words: searching the episodes",
+                                         embedder)
     else:
-        episodes = Layer(Step("episodes", False, "facts answer it; no time or detail asked"))
+        episodes = Layer(Step("episodes", False,
+                              "facts answer all it asks; no time or detail asked"))
     result.entities = linked
     for layer in (summary, facts, episodes):
         result.offer(layer)
@@ -175,17 +178,18 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) ->
 
 
 async def _facts_layer(db: Database, ns: Namespace,
-                       question: recall_facts.Question) -> tuple[Layer, list[Entity], int]:
+                       question: recall_facts.Question) -> tuple[Layer, list[Entity], bool]:
     """The facts that bear on the question, best first (``recall_facts``); with the linked
-    entities, and how many answer it in their own words (none: the episodes are searched)."""
+    entities, and whether they answer all it asks in their own words (if not, the episodes
+    are searched)."""
     found = await recall_facts.find(db, ns, question)
     if found.reason is None:
         return Layer(Step("facts", False, "the query names no known entity and no fact "
-                                          "meets its words")), found.linked, 0
+                                          "meets its words")), found.linked, False
     lines = _fact_lines(found.facts)
     return Layer(Step("facts", True, found.reason), [
         Piece("facts", lines[f.id], tokens.count(lines[f.id]), fact=f) for f in found.facts]), \
-        found.linked, found.answering
+        found.linked, found.answered
 
 
 async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, reason: str,
