@@ -12,7 +12,8 @@ Layers, in order, each run only when a rule says so (the ``plan`` records every 
    ("what did I say", "exactly", "when did"), or the facts do not answer all it asks in their
    own words (one word of it met leaves the rest to the turns).
 Pieces are added layer by layer while they fit the token budget (counted by a real
-tokenizer); what did not fit is counted in the plan, not silently dropped.
+tokenizer); when turns were searched, the facts take at most half of it before them and the
+rest after them. What did not fit is counted in the plan, not silently dropped.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from graphmem.summaries.store import Summary
 
 MIN_BUDGET, MAX_BUDGET = 50, 16_000
 EPISODE_CANDIDATES = 40  # turns the episode layer offers, best first; the budget trims further
+FACTS_SHARE = 0.5  # of the budget, what facts take before the turns when turns are searched
 _DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|word for word|"
                      r"quote|when did|remember when|told you|mentioned|last time|details?)\b",
                      re.IGNORECASE)
@@ -79,18 +81,30 @@ class Recall:
     def tokens_used(self) -> int:
         return sum(p.tokens for p in self.pieces)
 
-    def offer(self, layer: Layer) -> None:
-        """Add the layer's pieces, in order, while they fit the budget."""
+    def offer(self, layer: Layer, within: int | None = None) -> list[Piece]:
+        """Add the layer's pieces, in order, while they fit the budget; with ``within``, only
+        while the layer's own pieces take at most that many tokens of it, and return the
+        rest, to be offered after the next layer (``offer_rest``)."""
         step = layer.step
         self.plan.append(step)
-        for piece in layer.candidates:
-            if self.tokens_used + piece.tokens <= self.token_budget:
-                self.pieces.append(piece)
-                metrics.RETRIEVAL_HITS.labels(f"recall:{step.layer}").inc()
-                step.items += 1
-                step.tokens += piece.tokens
-            else:
-                step.left_out += 1
+        for i, piece in enumerate(layer.candidates):
+            if within is not None and step.tokens + piece.tokens > within:
+                return layer.candidates[i:]
+            self._add(step, piece)
+        return []
+
+    def offer_rest(self, layer: Layer, rest: list[Piece]) -> None:
+        for piece in rest:
+            self._add(layer.step, piece)
+
+    def _add(self, step: Step, piece: Piece) -> None:
+        if self.tokens_used + piece.tokens <= self.token_budget:
+            self.pieces.append(piece)
+            metrics.RETRIEVAL_HITS.labels(f"recall:{step.layer}").inc()
+            step.items += 1
+            step.tokens += piece.tokens
+        else:
+            step.left_out += 1
 
 
 @dataclass
@@ -141,8 +155,13 @@ async def recall(db: Database, ns: Namespace, query: str, session_id: str | None
         episodes = Layer(Step("episodes", False,
                               "facts answer all it asks; no time or detail asked"))
     result.entities = linked
-    for layer in (summary, facts, episodes):
-        result.offer(layer)
+    result.offer(summary)
+    # Facts first, but while turns wait they take at most FACTS_SHARE of the budget, the
+    # rest after the turns: facts that each meet a word of the question (an LLM pipeline
+    # writes hundreds) filled all of it and left out the turns that answer.
+    rest = result.offer(facts, int(token_budget * FACTS_SHARE) if episodes.candidates else None)
+    result.offer(episodes)
+    result.offer_rest(facts, rest)
     return result
 
 
