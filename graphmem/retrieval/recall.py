@@ -242,5 +242,6 @@ def _fact_lines(facts: list[Fact]) -> dict[str, str]:
 
 def _episode_line(episode: Episode | None) -> str:
     assert episode is not None
-    return f"[{episode.occurred_at:%Y-%m-%d %H:%M}] {episode.actor or episode.kind}: " \
+    at = episode.occurred_at  # the day in words: each digit costs the tokenizer a token
+    return f"[{at.day} {at:%B %Y}] {episode.actor or episode.kind}: " \
            f"{episode.content}"
