@@ -276,7 +276,8 @@ async def embedded(db: Database, settings: Settings) -> None:
     embedder = embeddings.make_embedder(settings)
     if embedder is not None:
         embed = embedder.embed
-        embedder.embed_backlog = lambda texts, _: embed(texts)  # type: ignore[method-assign]
+        embedder.embed_backlog = (  # type: ignore[method-assign]
+            lambda texts, background: embed(texts))
         while await embeddings.embed_pending(db, embedder, 64):
             pass
     while (await db.read("embeddings/pending_count"))[0]["pending"]:

@@ -9,9 +9,11 @@ Layers, in order, each run only when a rule says so (the ``plan`` records every 
    of a one-value predicate as both true. The facts a user pinned (always remember) are
    offered every turn, first among equals, and marked so;
 3. episodic search, only when the query refers to a time ("last Tuesday"), asks for detail
-   ("what did I say", "exactly", "when did"), or no fact answers it in its own words.
+   ("what did I say", "exactly", "when did"), or the facts do not answer all it asks in their
+   own words (one word of it met leaves the rest to the turns).
 Pieces are added layer by layer while they fit the token budget (counted by a real
-tokenizer); what did not fit is counted in the plan, not silently dropped.
+tokenizer); when turns were searched, the facts take at most half of it before them and the
+rest after them. What did not fit is counted in the plan, not silently dropped.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from graphmem.summaries.store import Summary
 
 MIN_BUDGET, MAX_BUDGET = 50, 16_000
 EPISODE_CANDIDATES = 40  # turns the episode layer offers, best first; the budget trims further
+FACTS_SHARE = 0.5  # of the budget, what facts take before the turns when turns are searched
 _DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|word for word|"
                      r"quote|when did|remember when|told you|mentioned|last time|details?)\b",
                      re.IGNORECASE)
@@ -92,18 +95,30 @@ class Recall:
     def tokens_used(self) -> int:
         return sum(p.tokens for p in self.pieces)
 
-    def offer(self, layer: Layer) -> None:
-        """Add the layer's pieces, in order, while they fit the budget."""
+    def offer(self, layer: Layer, within: int | None = None) -> list[Piece]:
+        """Add the layer's pieces, in order, while they fit the budget; with ``within``, only
+        while the layer's own pieces take at most that many tokens of it, and return the
+        rest, to be offered after the next layer (``offer_rest``)."""
         step = layer.step
         self.plan.append(step)
-        for piece in layer.candidates:
-            if self.tokens_used + piece.tokens <= self.token_budget:
-                self.pieces.append(piece)
-                metrics.RETRIEVAL_HITS.labels(f"recall:{step.layer}").inc()
-                step.items += 1
-                step.tokens += piece.tokens
-            else:
-                step.left_out += 1
+        for i, piece in enumerate(layer.candidates):
+            if within is not None and step.tokens + piece.tokens > within:
+                return layer.candidates[i:]
+            self._add(step, piece)
+        return []
+
+    def offer_rest(self, layer: Layer, rest: list[Piece]) -> None:
+        for piece in rest:
+            self._add(layer.step, piece)
+
+    def _add(self, step: Step, piece: Piece) -> None:
+        if self.tokens_used + piece.tokens <= self.token_budget:
+            self.pieces.append(piece)
+            metrics.RETRIEVAL_HITS.labels(f"recall:{step.layer}").inc()
+            step.items += 1
+            step.tokens += piece.tokens
+        else:
+            step.left_out += 1
 
 
 @dataclass
@@ -132,21 +147,29 @@ async def recall(db: Database, ns: Namespace, query: RecallQuery,
     # A time or a request for detail decides the episode layer before the facts are known:
     # then the layers are independent reads and run at once (an agent waits for recall).
     early_reason = _asks_for_episodes(text, result.time_range)
-    summary, (facts, linked, relevant), early = await _at_once(
+    summary, (facts, linked, answered), early = await _at_once(
         _summary_layer(db, ns, query.session_id) if as_of is None else _no_summary_then(),
         _facts_layer(db, ns, question),
         _episodes_layer(db, ns, episodic, early_reason, embedder) if early_reason
         else _no_layer())
     if early is not None:
         episodes = early
-    elif relevant == 0:
-        episodes = await _episodes_layer(db, ns, episodic, "no fact answers the question in "
-                                         "its own words: searching the episodes", embedder)
+    elif not answered:
+        episodes = await _episodes_layer(db, ns, episodic, "no facts answer all the question "
+                                         "asks in their own words: searching the episodes",
+                                         embedder)
     else:
-        episodes = Layer(Step("episodes", False, "facts answer it; no time or detail asked"))
+        episodes = Layer(Step("episodes", False,
+                              "facts answer all it asks; no time or detail asked"))
     result.entities = linked
-    for layer in (summary, facts, episodes):
-        result.offer(layer)
+    result.offer(summary)
+    # Facts first, but while turns wait they take at most FACTS_SHARE of the budget, the
+    # rest after the turns: facts that each meet a word of the question (an LLM pipeline
+    # writes hundreds) filled all of it and left out the turns that answer.
+    share = int(query.token_budget * FACTS_SHARE) if episodes.candidates else None
+    rest = result.offer(facts, share)
+    result.offer(episodes)
+    result.offer_rest(facts, rest)
     return result
 
 
@@ -191,17 +214,18 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) ->
 
 
 async def _facts_layer(db: Database, ns: Namespace,
-                       question: recall_facts.Question) -> tuple[Layer, list[Entity], int]:
+                       question: recall_facts.Question) -> tuple[Layer, list[Entity], bool]:
     """The facts that bear on the question, best first (``recall_facts``); with the linked
-    entities, and how many answer it in their own words (none: the episodes are searched)."""
+    entities, and whether they answer all it asks in their own words (if not, the episodes
+    are searched)."""
     found = await recall_facts.find(db, ns, question)
     if found.reason is None:
         return Layer(Step("facts", False, "the query names no known entity and no fact "
-                                          "meets its words")), found.linked, 0
+                                          "meets its words")), found.linked, False
     lines = _fact_lines(found.facts)
     return Layer(Step("facts", True, found.reason), [
         Piece("facts", lines[f.id], tokens.count(lines[f.id]), fact=f) for f in found.facts]), \
-        found.linked, found.answering
+        found.linked, found.answered
 
 
 async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, reason: str,
@@ -235,5 +259,6 @@ def _fact_lines(facts: list[Fact]) -> dict[str, str]:
 
 def _episode_line(episode: Episode | None) -> str:
     assert episode is not None
-    return f"[{episode.occurred_at:%Y-%m-%d %H:%M}] {episode.actor or episode.kind}: " \
+    at = episode.occurred_at  # the day in words: each digit costs the tokenizer a token
+    return f"[{at.day} {at:%B %Y}] {episode.actor or episode.kind}: " \
            f"{episode.content}"

@@ -25,6 +25,10 @@ query($ns: String!, $q: String!, $session: String, $speaker: String) {
 AS_OF = """query($ns: String!, $q: String!, $at: DateTime!) {
   recall(namespace: $ns, query: $q, asOf: $at) { pieces { layer text } timeRange { start end } }
 }"""
+BUDGETED = """query($ns: String!, $q: String!, $budget: Int!) {
+  recall(namespace: $ns, query: $q, tokenBudget: $budget) {
+    pieces { layer text tokens } plan { layer ran items leftOut } }
+}"""
 ALIAS = """mutation($ns: String!, $name: String!, $alias: String!) {
   addAlias(namespace: $ns, name: $name, alias: $alias) { name } }"""
 
@@ -223,3 +227,54 @@ async def test_a_question_naming_nobody_gets_the_facts_search_finds(gql: GraphQL
     other = (await gql.ok(RECALL, ns=ns, q="Where does Tomasz live?"))["recall"]
     assert facts_of(other) == []
     assert {s["layer"]: s["ran"] for s in other["plan"]}["episodes"]
+
+
+async def test_a_fact_meeting_one_word_of_the_question_leaves_the_rest_to_the_turns(
+        gql: GraphQLClient, ns: str, db: Database) -> None:
+    """"Rita likes painting" meets "paint" of "What did Rita paint for the shelter
+    fundraiser?" and nothing else of it: the turns are searched too, and the one that answers
+    is given. A fact that meets all a question asks ("Where does Rita work?") still answers
+    it alone: no turn, not even the one it was learned from."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        turn("mural", 1, "I painted a sunset mural for the shelter fundraiser", "Rita"),
+        turn("job", 2, "Globex took me on as a welder", "Rita"),
+        turn("rain", 3, "The weather was awful all week", "Tom")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Rita", "likes", "painting"),
+                                       fact("Rita", "works_at", "Globex", evidence=["job"])])
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
+    asked = (await gql.ok(RECALL, ns=ns, q="What did Rita paint for the shelter fundraiser?"))
+    steps = {s["layer"]: s for s in asked["recall"]["plan"]}
+    assert steps["facts"]["ran"] and steps["episodes"]["ran"]
+    assert "Rita likes painting" in facts_of(asked["recall"])
+    said = [p["text"] for p in asked["recall"]["pieces"] if p["layer"] == "episodes"]
+    assert any("sunset mural" in s for s in said)
+    work = (await gql.ok(RECALL, ns=ns, q="Where does Rita work?"))["recall"]
+    assert facts_of(work) == ["Rita works at Globex"]
+    assert not {s["layer"]: s["ran"] for s in work["plan"]}["episodes"]
+    assert [p for p in work["pieces"] if p["layer"] == "episodes"] == []
+
+
+async def test_facts_take_half_the_budget_while_the_turns_that_answer_wait(
+        gql: GraphQLClient, ns: str, db: Database) -> None:
+    """Thirty facts that each meet a word of the question (what an LLM pipeline writes) and
+    the one turn that answers it: within 300 tokens the facts take at most half before the
+    turns, the answering turn is given, and the budget the turns leave goes to more facts."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        turn("mural", 1, "I painted a sunset mural for the shelter fundraiser", "Rita")])
+    await gql.ok(ASSERT, ns=ns, facts=[
+        {"subject": "Rita", "predicate": "observation",
+         "value": {"string": f"Rita painted picture number {i} of her series"}}
+        for i in range(30)])
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
+    found = (await gql.ok(BUDGETED, ns=ns, q="What did Rita paint for the shelter fundraiser?",
+                          budget=300))["recall"]
+    layers = [p["layer"] for p in found["pieces"]]
+    assert "episodes" in layers and "sunset mural" in found["pieces"][
+        layers.index("episodes")]["text"]
+    first = layers.index("episodes")
+    assert 0 < sum(p["tokens"] for p in found["pieces"][:first]) <= 150
+    assert layers[first + 1:] and set(layers[first + 1:]) == {"facts"}  # the rest, after
+    assert sum(p["tokens"] for p in found["pieces"]) <= 300
+    steps = {s["layer"]: s for s in found["plan"]}
+    assert steps["facts"]["items"] + steps["facts"]["leftOut"] == 30
+    assert steps["facts"]["items"] == layers.count("facts") and steps["facts"]["leftOut"] > 0
