@@ -34,7 +34,7 @@ PACKAGE = Path(graphmem.__file__).resolve().parent
 
 # (module, name): why it may stay a module-level value. Tables are read, never written.
 ALLOWED = {
-    ("graphmem.api.schema", "DATETIME"): "a constant: strawberry's DateTime, with our parser",
+    ("graphmem.api.server.schema", "DATETIME"): "a constant: strawberry's DateTime, our parser",
     ("graphmem.console.assets", "VENDOR"): "a constant table: the browser libraries' files",
     ("graphmem.console.routes", "_COMMON"): "a constant table: every page's headers",
     ("graphmem.core.config", "DEFAULT_SEARCH_WEIGHTS"): "a default setting, never written",

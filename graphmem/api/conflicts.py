@@ -7,10 +7,10 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact, ReasonArg
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.server.context import Info
+from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.core.pagination import page_size
 from graphmem.facts import conflicts as domain
 from graphmem.facts import policies
@@ -115,3 +115,25 @@ async def set_predicate_policy(
     return PredicatePolicy.of(await policies.set_policy(
         ctx.db, ns, predicate, policies.Cardinality(cardinality), policies.Strategy(strategy),
         ctx.principal.name))
+
+
+@strawberry.type
+class Query:
+    conflicts: Connection[Conflict] = strawberry.field(
+        resolver=list_conflicts,
+        description="Disputes between facts, newest first, with their candidates.")
+    predicate_policies: list[PredicatePolicy] = strawberry.field(
+        resolver=predicate_policies,
+        description="How each known predicate resolves competing values: defaults merged "
+                    "with this namespace's overrides. Unlisted predicates are `many`.")
+
+
+@strawberry.type
+class Mutation:
+    resolve_conflict: Conflict = strawberry.field(
+        resolver=resolve_conflict,
+        description="Settle a dispute by keeping one candidate; the others are superseded.")
+    set_predicate_policy: PredicatePolicy = strawberry.field(
+        resolver=set_predicate_policy,
+        description="Override how a predicate resolves competing values in this namespace "
+                    "(applies to later writes).")

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact
-from graphmem.api.fields import resolver
+from graphmem.api.server.arguments import NamespaceArg
+from graphmem.api.server.context import Info
+from graphmem.api.server.fields import resolver
 from graphmem.core.namespaces import Namespace
 from graphmem.facts import entities as domain
 from graphmem.facts import entity_merge, provenance
@@ -101,3 +101,19 @@ async def merge_entities(
                        aliases_moved=report.aliases_moved,
                        duplicates_folded=report.duplicates_folded,
                        conflicts_opened=report.conflicts_opened)
+
+
+@strawberry.type
+class Query:
+    entity: Entity | None = strawberry.field(
+        resolver=entity, description="One entity by name or alias, with its facts.")
+
+
+@strawberry.type
+class Mutation:
+    add_alias: Entity = strawberry.field(
+        resolver=add_alias, description="Make another name resolve to an entity.")
+    merge_entities: MergeResult = strawberry.field(
+        resolver=merge_entities,
+        description="Fold one entity into another: facts, provenance and aliases move; the "
+                    "merge is recorded.")

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 import strawberry
 from strawberry.scalars import JSON
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Info
-from graphmem.api.fields import resolver
-from graphmem.api.inputs import batch_input
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.server.context import Info
+from graphmem.api.server.fields import resolver
+from graphmem.api.server.inputs import batch_input
+from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.archive import stores as archive_stores
 from graphmem.archive import tiering
 from graphmem.core.errors import InvalidInput
@@ -232,3 +232,31 @@ async def rehydrate(
     batch_size(len(ids), 1_000, "ids")
     return [Episode.of(e) for e in await tiering.rehydrate(
         ctx.db, archive_stores.required(ctx.db), ns, [str(i) for i in ids])]
+
+
+@strawberry.type
+class Query:
+    episodes: Connection[Episode] = strawberry.field(
+        resolver=list_episodes,
+        description="The episodic log in time order, filtered, with keyset pagination.")
+    episode: Episode | None = strawberry.field(
+        resolver=episode, description="One episode by id.")
+    sessions: Connection[Session] = strawberry.field(
+        resolver=list_sessions,
+        description="A namespace's conversations, the most recently active first.")
+
+
+@strawberry.type
+class Mutation:
+    record_episodes: RecordEpisodesResult = strawberry.field(
+        resolver=record_episodes,
+        description="Append a batch of episodes; idempotent by `externalId`.")
+    rehydrate: list[Episode] = strawberry.field(
+        resolver=rehydrate,
+        description="Bring archived episodes' content back from the archive store (checked "
+                    "against its address and the episode's content hash), in the order "
+                    "asked; episodes not archived come back as they are.")
+    redact_episode: Episode = strawberry.field(
+        resolver=redact_episode,
+        description="Replace an episode's content with `[redacted]`, keeping its place, time "
+                    "and provenance links; covering summaries turn stale (and are rebuilt).")

@@ -7,10 +7,10 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.episodes import Episode
 from graphmem.api.facts import Fact
+from graphmem.api.server.arguments import NamespaceArg
+from graphmem.api.server.context import Info
 from graphmem.core.errors import Forbidden
 from graphmem.core.timeutil import duration
 from graphmem.governance import ephemeral, forgetting, mentions, subject_plan
@@ -233,3 +233,51 @@ async def destroy_namespace_key(
     if not ctx.principal.admin:
         raise Forbidden("destroying a namespace's key is for admin keys")
     return await namespace_keys.destroy(ctx.db, ns, confirm)
+
+
+@strawberry.type
+class Query:
+    erasure_plan: SubjectErasurePlan = strawberry.field(
+        resolver=erasure_plan,
+        description="What `eraseSubject` with the same arguments would remove — facts, "
+                    "turns (erased or redacted) and summaries — without writing anything: "
+                    "a dry run to show before asking to confirm.")
+
+
+@strawberry.type
+class Mutation:
+    erase_episodes: ErasureReceipt = strawberry.field(
+        resolver=erase_episodes,
+        description="Erase episodes: covering summaries turn stale, facts left without "
+                    "evidence are retracted, sessions are relinked; the receipt verifies.")
+    erase_subject: ErasureReceipt = strawberry.field(
+        resolver=erase_subject,
+        description="Erase an entity: every fact about it, its aliases, orphaned entities and "
+                    "values, optionally the episodes evidencing it, and the turns that "
+                    "mention it as `mentions` says (kept, each mention redacted, or erased); "
+                    "summaries covering any of it are withdrawn; the receipt verifies. "
+                    "`erasurePlan` shows what it would take.")
+    destroy_namespace_key: bool = strawberry.field(
+        resolver=destroy_namespace_key,
+        description="Erase a namespace cryptographically (admin; encryption with a key per "
+                    "namespace): its key is destroyed, so its sealed episode content, sealed "
+                    "exports and archived objects can never be read again, while other "
+                    "namespaces work on. Facts, summaries and entity names are not encrypted: "
+                    "`eraseNamespace` removes those. False: it had no key.")
+    erase_namespace: ErasureReceipt = strawberry.field(
+        resolver=erase_namespace,
+        description="Erase everything a namespace holds, in bounded batches; the receipt "
+                    "proves nothing remains (graph and fulltext indexes re-queried).")
+    forget_episode: ForgottenEpisode = strawberry.field(
+        resolver=forget_episode,
+        description="A user's \"forget this\" for something they said: the facts taken only "
+                    "from it are forgotten (see `forgetFact`; pinned ones stay), and the "
+                    "episode is redacted, or erased with a receipt (`erase`).")
+    mark_session_ephemeral: EphemeralSession = strawberry.field(
+        resolver=mark_session_ephemeral,
+        description="Memory for one conversation only: the session's episodes, the facts "
+                    "taken only from them and its summaries are erased, with a receipt, when "
+                    "it is closed (`closeSession`) or idle past `idleMinutes`.")
+    close_session: ErasureReceipt = strawberry.field(
+        resolver=close_session,
+        description="The conversation is over: erase an ephemeral session now.")

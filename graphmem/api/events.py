@@ -5,21 +5,18 @@ concerns is read through its fields, by a key that may read the namespace."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator
 from datetime import datetime
 from typing import Annotated, TypeAlias
 
 import strawberry
-from graphql import ExecutionResult, GraphQLError
-from strawberry.extensions import SchemaExtension
-from strawberry.types.graphql import OperationType
 
-from graphmem.api.arguments import FirstArg, NamespaceArg
-from graphmem.api.context import Info, Subscriptions
 from graphmem.api.facts import Fact
-from graphmem.api.fields import resolver
 from graphmem.api.jobs import Job
-from graphmem.core.errors import Forbidden, InvalidInput, QueryTooCostly
+from graphmem.api.server.arguments import FirstArg, NamespaceArg
+from graphmem.api.server.context import Info, Subscriptions
+from graphmem.api.server.fields import resolver
+from graphmem.core.errors import Forbidden, QueryTooCostly
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.db.database import Database
@@ -138,21 +135,6 @@ async def _batches(info: Info, namespace: str,
             del count.by_key[key]
 
 
-class SubscriptionsOnSockets(SchemaExtension):
-    """A subscription runs on a WebSocket; sent as an HTTP request (strawberry would execute it
-    as a query, and fail inside) it is refused as the client's error."""
-
-    def on_execute(self) -> Iterator[None]:
-        run = self.execution_context
-        on_socket = getattr(run.context, "connection_params", None) is not None
-        if run.operation_type is OperationType.SUBSCRIPTION and not on_socket:
-            refusal = InvalidInput("subscriptions run over a WebSocket on /graphql "
-                                   "(graphql-transport-ws), not over HTTP")
-            run.result = ExecutionResult(None, [GraphQLError(refusal.message,
-                                                             original_error=refusal)])
-        yield
-
-
 @strawberry.type(description="A URL a namespace's events are POSTed to, signed with its secret "
                              "(`Graphmem-Signature: t=<unix>,v1=<HMAC-SHA256 of \"<t>.<body>\">`).")
 class Webhook:
@@ -231,3 +213,32 @@ async def remove_webhook(info: Info, namespace: NamespaceArg,
 async def list_webhooks(info: Info, namespace: NamespaceArg) -> list[Webhook]:
     return [Webhook.of(w) for w in await webhooks.listed(info.context.db,
                                                            _admin(info, namespace))]
+
+
+@strawberry.type
+class Query:
+    webhooks: list[Webhook] = strawberry.field(
+        resolver=list_webhooks,
+        description="Where this namespace's events are POSTed, with each delivery log (admin).")
+
+
+@strawberry.type
+class Mutation:
+    add_webhook: AddedWebhook = strawberry.field(
+        resolver=add_webhook,
+        description="POST this namespace's events (of some kinds) to a URL, signed (admin).")
+    remove_webhook: bool = strawberry.field(
+        resolver=remove_webhook,
+        description="Stop a webhook; its delivery log goes with it (admin).")
+
+
+@strawberry.type
+class Subscription:
+    memory_events = strawberry.subscription(
+        resolver=memory_events,
+        description="A namespace's changes from now on, each once, in the order they happened.")
+    memory_event_batches = strawberry.subscription(
+        resolver=memory_event_batches,
+        description="The same changes, in batches of what arrived together (one message for "
+                    "a large transaction's changes): for listeners that follow busy "
+                    "namespaces.")

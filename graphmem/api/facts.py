@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Annotated, TypeAlias
 import strawberry
 from strawberry.dataloader import DataLoader
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Context, Info
-from graphmem.api.fields import resolver, selects
-from graphmem.api.inputs import batch_input
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.server.context import Context, Info
+from graphmem.api.server.fields import resolver, selects
+from graphmem.api.server.inputs import batch_input
+from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
 from graphmem.facts import changes as fact_changes
@@ -420,3 +420,44 @@ async def verify_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -
         fact=Fact.of(found.fact), verdict=found.verdict, method=found.method,
         checks=[EvidenceCheck(episode=Episode.of(c.episode), supports=c.supports,
                               matched=c.matched, missing=c.missing) for c in found.checks])
+
+
+@strawberry.type
+class Query:
+    facts: Connection[Fact] = strawberry.field(
+        resolver=list_facts,
+        description="Facts, currently valid and not retracted unless asked otherwise.")
+    provenance: Provenance = strawberry.field(
+        resolver=fact_provenance,
+        description="Why memory believes a fact: evidence, citing summaries, supersession.")
+    verify_fact: Verification = strawberry.field(
+        resolver=verify_fact,
+        description="Check a fact against its evidence episodes: do they still exist, and do "
+                    "they mention what it says?")
+
+
+@strawberry.type
+class Mutation:
+    assert_facts: list[AssertedFact] = strawberry.field(
+        resolver=assert_facts,
+        description="Assert a batch of facts with evidence; a repeat adds evidence, no duplicate.")
+    retract_fact: Fact = strawberry.field(
+        resolver=retract_fact,
+        description="Withdraw a believed fact, with a reason; it stays as history and an "
+                    "observation episode records the change.")
+    forget_fact: Fact = strawberry.field(
+        resolver=forget_fact,
+        description="A user's \"forget this\": the fact is retracted with the reason and "
+                    "unpinned, and extraction, inference, imports and agents may not assert it "
+                    "again (outcome FORGOTTEN); only the user's own statement brings it back.")
+    pin_fact: Fact = strawberry.field(
+        resolver=pin_fact,
+        description="Always remember a believed fact: pruning, retention and erasure of its "
+                    "evidence leave it believed; recall marks it pinned and offers it first.")
+    unpin_fact: Fact = strawberry.field(
+        resolver=unpin_fact, description="Undo `pinFact`.")
+    correct_fact: AssertedFact = strawberry.field(
+        resolver=correct_fact,
+        description="Replace a believed fact's object (source user_correction, same "
+                    "validity); the old fact is superseded, an observation episode is its "
+                    "evidence.")

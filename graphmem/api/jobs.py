@@ -10,11 +10,11 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Context, Info
 from graphmem.api.facts import Fact
-from graphmem.api.fields import resolver
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.server.context import Context, Info
+from graphmem.api.server.fields import resolver
+from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
@@ -201,3 +201,33 @@ async def _maybe_run(ctx: Context, ns: Namespace, queued: domain.Job, wait: bool
         if settled or time.monotonic() > deadline:
             return Job.of(now)
         await asyncio.sleep(0.05)
+
+
+@strawberry.type
+class Query:
+    jobs: Connection[Job] = strawberry.field(
+        resolver=list_jobs,
+        description="Pipeline jobs (extraction, summaries), newest first.")
+    job: Job | None = strawberry.field(resolver=job,
+                                               description="One pipeline job by id.")
+    pipelines: PipelineSwitches = strawberry.field(
+        resolver=pipelines,
+        description="Whether new episodes are extracted and sessions summarised.")
+
+
+@strawberry.type
+class Mutation:
+    extract_facts: Job = strawberry.field(
+        resolver=extract_facts,
+        description="Extract facts from episodes (LLM if configured, else offline patterns), "
+                    "through conflict resolution; queued, or run now with `wait`.")
+    summarize: Job = strawberry.field(
+        resolver=summarize,
+        description="Summarise a session (folding new episodes into its summary) or, without "
+                    "a session, the namespace's session summaries; queued, or now with `wait`.")
+    set_pipelines: PipelineSwitches = strawberry.field(
+        resolver=set_pipelines,
+        description="Switch extraction and summarisation on or off for new episodes.")
+    retry_job: Job = strawberry.field(
+        resolver=retry_job,
+        description="Queue a failed job again, now, with fresh attempts.")

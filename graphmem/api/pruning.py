@@ -7,9 +7,9 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact
+from graphmem.api.server.arguments import NamespaceArg
+from graphmem.api.server.context import Info
 from graphmem.core.timeutil import duration
 from graphmem.facts import store as facts
 from graphmem.governance import pruning as domain
@@ -82,3 +82,25 @@ async def prune_facts(
     listed = await facts.in_order(ctx.db, ns, done.fact_ids[:LISTED])
     return PruneReport(dry_run=dry_run, count=len(done.fact_ids),
                        facts=[Fact.of(f) for f in listed])
+
+
+@strawberry.type
+class Query:
+    pruning_policy: PruningPolicy | None = strawberry.field(
+        resolver=pruning_policy,
+        description="Which facts this namespace lets go of (null: none is set).")
+
+
+@strawberry.type
+class Mutation:
+    set_pruning_policy: PruningPolicy = strawberry.field(
+        resolver=set_pruning_policy,
+        description="Let go of facts nobody needs: believed, unpinned facts below a "
+                    "confidence that no answer returned for so many days are retracted "
+                    "(reason: pruned) by the worker's sweeps, or now with `pruneFacts`.")
+    remove_pruning_policy: bool = strawberry.field(
+        resolver=remove_pruning_policy,
+        description="Remove the namespace's pruning policy.")
+    prune_facts: PruneReport = strawberry.field(
+        resolver=prune_facts,
+        description="Apply the pruning policy now (or list what it would retract, `dryRun`).")

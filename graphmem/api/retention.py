@@ -7,9 +7,9 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.episodes import EpisodeKind, Sensitivity
+from graphmem.api.server.arguments import NamespaceArg
+from graphmem.api.server.context import Info
 from graphmem.core.timeutil import duration
 from graphmem.episodes.store import EpisodeKind as DomainKind
 from graphmem.episodes.store import Sensitivity as DomainSensitivity
@@ -123,3 +123,24 @@ async def sweep_retention(
         episodes_archived=a.episodes_archived, bytes_archived=a.bytes_archived,
         facts_retracted=a.facts_retracted, summaries_stale=a.summaries_stale,
         receipts=a.receipts) for a in done]
+
+
+@strawberry.type
+class Query:
+    retention_policies: list[RetentionPolicy] = strawberry.field(
+        resolver=retention_policies,
+        description="How long this namespace keeps episodes, by kind and sensitivity.")
+
+
+@strawberry.type
+class Mutation:
+    set_retention_policy: RetentionPolicy = strawberry.field(
+        resolver=set_retention_policy,
+        description="Keep episodes of a kind and sensitivity for at most so many days, then "
+                    "delete or redact them (the worker sweeps; `sweepRetention` now).")
+    remove_retention_policy: bool = strawberry.field(
+        resolver=remove_retention_policy,
+        description="Remove the policy for a (kind, sensitivity) pair.")
+    sweep_retention: list[RetentionApplied] = strawberry.field(
+        resolver=sweep_retention,
+        description="Apply this namespace's retention policies now (or count, `dryRun`).")

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.entities import Entity
 from graphmem.api.facts import Fact
+from graphmem.api.server.arguments import NamespaceArg
+from graphmem.api.server.context import Info
 from graphmem.core.time_expressions import TimeRange as DomainTimeRange
 from graphmem.retrieval import recall as recall_domain
 from graphmem.retrieval import search as domain
@@ -201,3 +201,16 @@ async def recall(
                          left_out=s.left_out, tokens=s.tokens) for s in found.plan],
         entities=[Entity.of(e) for e in found.entities],
         time_range=TimeRange.of(found.time_range))
+
+
+@strawberry.type
+class Query:
+    search: SearchResult = strawberry.field(
+        resolver=search,
+        description="Hybrid search over episodes, facts, summaries and entities: BM25 per "
+                    "kind, graph expansion, reciprocal rank fusion; each hit says why.")
+    recall: RecallResult = strawberry.field(
+        resolver=recall,
+        description="The layered read for an agent's turn: session summary, current facts "
+                    "about the entities named, episodes when time or detail is asked; within "
+                    "a token budget, with a plan saying which layers ran and why.")

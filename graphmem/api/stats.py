@@ -6,8 +6,8 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
+from graphmem.api.server.arguments import NamespaceArg
+from graphmem.api.server.context import Info
 from graphmem.governance import stats as domain
 
 
@@ -35,3 +35,11 @@ async def memory_stats(info: Info, namespace: NamespaceArg) -> MemoryStats:
     ns = ctx.namespace(namespace)
     stats = await domain.of_namespace(ctx.db, ns)
     return MemoryStats(**stats.__dict__)
+
+
+@strawberry.type
+class Query:
+    memory_stats: MemoryStats = strawberry.field(
+        resolver=memory_stats,
+        description="Counts by kind, stale summaries, open conflicts, pending embeddings, "
+                    "pipeline jobs waiting or failed.")

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
+from graphmem.api.server.arguments import NamespaceArg
+from graphmem.api.server.context import Info
 from graphmem.summaries import store as domain
 
 
@@ -72,3 +72,16 @@ async def session_summary(
     ns = ctx.namespace(namespace)
     found = await domain.latest(ctx.db, ns, session_id)
     return Summary.of(found) if found else None
+
+
+@strawberry.type
+class Query:
+    summary: Summary | None = strawberry.field(
+        resolver=session_summary, description="The freshest summary of a session.")
+
+
+@strawberry.type
+class Mutation:
+    write_summary: Summary = strawberry.field(
+        resolver=write_summary,
+        description="Store a summary linked to what it covers and cites.")

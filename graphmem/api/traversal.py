@@ -7,11 +7,11 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact, load_fact
-from graphmem.api.fields import resolver
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.server.context import Info
+from graphmem.api.server.fields import resolver
+from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.facts import timeline as timeline_domain
@@ -110,3 +110,13 @@ async def timeline(
                                            page_size(first, ctx.settings.max_page), after,
                                            include_history)
     return to_connection(page, lambda item: TimelineEntry(at=item[0], fact=Fact.of(item[1])))
+
+
+@strawberry.type
+class Query:
+    traverse: Traversal = strawberry.field(
+        resolver=traverse,
+        description="Walk fact edges breadth-first from an entity (at most 4 hops).")
+    timeline: Connection[TimelineEntry] = strawberry.field(
+        resolver=timeline,
+        description="The facts about an entity in world-time order: its story.")
