@@ -7,10 +7,12 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.arguments import AfterArg, FirstArg
+from graphmem.api.server.context import Context
 from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
 from graphmem.core.errors import Forbidden
+from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.governance import audit as domain
 
@@ -27,10 +29,9 @@ class AuditEvent:
     request_id: str | None = strawberry.field(description="The request id (logs carry it).")
 
 
-async def audit_log(info: Info, namespace: NamespaceArg, first: FirstArg = 50,
+@scoped
+async def audit_log(ctx: Context, ns: Namespace, first: FirstArg = 50,
                     after: AfterArg = None) -> Connection[AuditEvent]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     if not ctx.principal.admin:
         raise Forbidden("the audit log is for admin keys")
     found = await domain.page(ctx.db, ns, page_size(first, ctx.settings.max_page), after)

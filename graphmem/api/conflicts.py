@@ -8,9 +8,11 @@ from typing import Annotated, TypeAlias
 import strawberry
 
 from graphmem.api.facts import Fact, ReasonArg
-from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.arguments import AfterArg, FirstArg
+from graphmem.api.server.context import Context
 from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.facts import conflicts as domain
 from graphmem.facts import policies
@@ -70,39 +72,37 @@ class PredicatePolicy:
                    is_default=p.is_default, updated_at=p.updated_at, updated_by=p.updated_by)
 
 
+@scoped
 async def list_conflicts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     status: Annotated[ConflictStatus | None, strawberry.argument(
         description="Only this status (default: all).")] = None,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Conflict]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.page(ctx.db, ns, domain.ConflictStatus(status) if status else None,
                               page_size(first, ctx.settings.max_page), after)
     return to_connection(found, Conflict.of)
 
 
+@scoped
 async def resolve_conflict(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     conflict_id: Annotated[strawberry.ID, strawberry.argument(description="The conflict.")],
     keep: Annotated[strawberry.ID, strawberry.argument(description="The candidate to keep.")],
     reason: ReasonArg,
 ) -> Conflict:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Conflict.of(await domain.resolve(ctx.db, ns, str(conflict_id), str(keep), reason,
                                             ctx.principal.name))
 
 
-async def predicate_policies(info: Info, namespace: NamespaceArg) -> list[PredicatePolicy]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def predicate_policies(ctx: Context, ns: Namespace) -> list[PredicatePolicy]:
     return [PredicatePolicy.of(p) for p in await policies.list_policies(ctx.db, ns)]
 
 
+@scoped
 async def set_predicate_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     predicate: Annotated[str, strawberry.argument(description="e.g. works_at.")],
     cardinality: Annotated[Cardinality, strawberry.argument(
         description="one or many values at a time.")],
@@ -110,8 +110,6 @@ async def set_predicate_policy(
         description="Who wins an overlap (for one-value predicates).")
     ] = policies.Strategy.RECENCY,
 ) -> PredicatePolicy:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return PredicatePolicy.of(await policies.set_policy(
         ctx.db, ns, predicate, policies.Cardinality(cardinality), policies.Strategy(strategy),
         ctx.principal.name))

@@ -8,9 +8,9 @@ from typing import Annotated
 import strawberry
 
 from graphmem.api.facts import Fact
-from graphmem.api.server.arguments import NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.context import Context, Info
 from graphmem.api.server.fields import resolver
+from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.facts import entities as domain
 from graphmem.facts import entity_merge, provenance
@@ -48,23 +48,21 @@ class Entity:
         return (await self._facts(info))[1]
 
 
+@scoped
 async def entity(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     name: Annotated[str, strawberry.argument(description="Its name or any alias.")],
 ) -> Entity | None:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.by_name(ctx.db, ns, name)
     return Entity.of(found) if found else None
 
 
+@scoped
 async def add_alias(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     name: Annotated[str, strawberry.argument(description="The entity's name or alias.")],
     alias: Annotated[str, strawberry.argument(description="Another name for it.")],
 ) -> Entity:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Entity.of(await domain.add_alias(ctx.db, ns, name, alias))
 
 
@@ -84,16 +82,15 @@ class MergeResult:
                     "one-value predicate at overlapping times (see `conflicts`).")
 
 
+@scoped
 async def merge_entities(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     merged: Annotated[str, strawberry.argument(
         name="from", description="The entity that turned out to be the other one.")],
     into: Annotated[str, strawberry.argument(description="The entity that survives.")],
     reason: Annotated[str | None, strawberry.argument(
         description="Why, for the audit trail.")] = None,
 ) -> MergeResult:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     report = await entity_merge.merge_entities(ctx.db, ns, into, merged,
                                                actor=ctx.principal.name, reason=reason)
     return MergeResult(entity=Entity.of(report.entity), merge_id=strawberry.ID(report.merge_id),

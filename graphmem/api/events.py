@@ -13,9 +13,10 @@ import strawberry
 
 from graphmem.api.facts import Fact
 from graphmem.api.jobs import Job
-from graphmem.api.server.arguments import FirstArg, NamespaceArg
-from graphmem.api.server.context import Info, Subscriptions
+from graphmem.api.server.arguments import FirstArg
+from graphmem.api.server.context import Context, Info, Subscriptions
 from graphmem.api.server.fields import resolver
+from graphmem.api.server.scope import scoped
 from graphmem.core.errors import Forbidden, QueryTooCostly
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
@@ -95,25 +96,25 @@ class MemoryEventBatch:
     events: list[MemoryEvent] = strawberry.field(description="The events, oldest first.")
 
 
-async def memory_events(info: Info, namespace: NamespaceArg,
+@scoped
+async def memory_events(ctx: Context, ns: Namespace,
                         kinds: KindsArg = None) -> AsyncGenerator[MemoryEvent, None]:
-    async for batch in _batches(info, namespace, kinds):
+    async for batch in _batches(ctx, ns, kinds):
         for event in batch.events:
             yield event
 
 
-async def memory_event_batches(info: Info, namespace: NamespaceArg, kinds: KindsArg = None,
+@scoped
+async def memory_event_batches(ctx: Context, ns: Namespace, kinds: KindsArg = None,
                                ) -> AsyncGenerator[MemoryEventBatch, None]:
-    async for batch in _batches(info, namespace, kinds):
+    async for batch in _batches(ctx, ns, kinds):
         yield batch
 
 
-async def _batches(info: Info, namespace: str,
+async def _batches(ctx: Context, ns: Namespace,
                    kinds: list[EventKind] | None) -> AsyncGenerator[MemoryEventBatch, None]:
     """A namespace's events as the process's feed hands them out, under the caps: so many
     subscriptions in the process and for one key."""
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     assert ctx.events is not None  # the runtime's, always given with the context
     count, key = ctx.subscriptions or Subscriptions(), ctx.principal.key_id
     if count.running >= ctx.settings.max_subscriptions:
@@ -187,32 +188,33 @@ class AddedWebhook:
     secret: str = strawberry.field(description="The secret its deliveries are signed with.")
 
 
-def _admin(info: Info, namespace: str) -> Namespace:
+def _admin(ctx: Context) -> None:
     """Webhooks send data out of the service: they are for admin keys."""
-    ns = info.context.namespace(namespace)
-    if not info.context.principal.admin:
+    if not ctx.principal.admin:
         raise Forbidden("webhooks are for admin keys")
-    return ns
 
 
-async def add_webhook(info: Info, namespace: NamespaceArg,
+@scoped
+async def add_webhook(ctx: Context, ns: Namespace,
                       url: Annotated[str, strawberry.argument(description="An http(s) URL.")],
                       kinds: KindsArg = None) -> AddedWebhook:
-    ns = _admin(info, namespace)
-    made, secret = await webhooks.add(info.context.db, ns, url, kinds or [],
-                                      info.context.settings)
+    _admin(ctx)
+    made, secret = await webhooks.add(ctx.db, ns, url, kinds or [], ctx.settings)
     return AddedWebhook(webhook=Webhook.of(made), secret=secret)
 
 
-async def remove_webhook(info: Info, namespace: NamespaceArg,
+@scoped
+async def remove_webhook(ctx: Context, ns: Namespace,
                          id: Annotated[strawberry.ID, strawberry.argument(
                              description="The webhook's id.")]) -> bool:
-    return await webhooks.remove(info.context.db, _admin(info, namespace), str(id))
+    _admin(ctx)
+    return await webhooks.remove(ctx.db, ns, str(id))
 
 
-async def list_webhooks(info: Info, namespace: NamespaceArg) -> list[Webhook]:
-    return [Webhook.of(w) for w in await webhooks.listed(info.context.db,
-                                                           _admin(info, namespace))]
+@scoped
+async def list_webhooks(ctx: Context, ns: Namespace) -> list[Webhook]:
+    _admin(ctx)
+    return [Webhook.of(w) for w in await webhooks.listed(ctx.db, ns)]
 
 
 @strawberry.type

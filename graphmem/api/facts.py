@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Annotated, TypeAlias
 import strawberry
 from strawberry.dataloader import DataLoader
 
-from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.server.arguments import AfterArg, FirstArg
 from graphmem.api.server.context import Context, Info
 from graphmem.api.server.fields import resolver, selects
 from graphmem.api.server.inputs import batch_input
 from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
 from graphmem.facts import changes as fact_changes
@@ -282,21 +283,21 @@ class Provenance:
         return await self.fact.evidence(info)
 
 
+@scoped
 async def assert_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     facts: Annotated[list[FactInput], strawberry.argument(
         description="The batch (up to the server's cap); one transaction.")],
 ) -> list[AssertedFact]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     batch_size(len(facts), ctx.settings.max_batch, "facts")
     done = await domain.assert_facts(ctx.db, ns, [f.to_domain() for f in facts],
                                      asserted_by=ctx.principal.name)
     return [AssertedFact.of(ns, a) for a in done]
 
 
+@scoped
 async def list_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     where: Annotated[FactWhere | None, strawberry.argument(description="Filters.")] = None,
     valid_at: Annotated[datetime | None, strawberry.argument(
         description="World time: facts true at this instant (default: `asOf`, else now).")
@@ -309,8 +310,6 @@ async def list_facts(
                     "validity (unless `validAt`/`asOf` are also given).")] = False,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Fact]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     w = where or FactWhere()
     page = await domain.page(ctx.db, ns, domain.FactFilter(
         subject=w.subject, predicate=w.predicate, object=w.object,
@@ -321,14 +320,13 @@ async def list_facts(
     return to_connection(page, Fact.of)
 
 
+@scoped
 async def fact_provenance(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     fact_id: Annotated[strawberry.ID, strawberry.argument(description="The fact's id.")],
 ) -> Provenance:
     from graphmem.api.summaries import Summary
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     audit = await provenance.of_fact(ctx.db, ns, str(fact_id))
     evidence_loader(ctx, ns).prime(audit.fact.id, audit.evidence)
     return Provenance(fact=Fact.of(audit.fact),
@@ -341,36 +339,33 @@ ReasonArg = Annotated[str, strawberry.argument(description="Why, for the audit t
 FactIdArg = Annotated[strawberry.ID, strawberry.argument(description="The fact's id.")]
 
 
-async def retract_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg,
+@scoped
+async def retract_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg,
                        reason: ReasonArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Fact.of(await fact_changes.retract(ctx.db, ns, str(fact_id), reason,
                                               ctx.principal.name))
 
 
-async def forget_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg,
+@scoped
+async def forget_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg,
                       reason: ReasonArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Fact.of(await fact_changes.forget(ctx.db, ns, str(fact_id), reason,
                                              ctx.principal.name))
 
 
-async def pin_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def pin_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg) -> Fact:
     return Fact.of(await fact_changes.pin(ctx.db, ns, str(fact_id), True, ctx.principal.name))
 
 
-async def unpin_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def unpin_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg) -> Fact:
     return Fact.of(await fact_changes.pin(ctx.db, ns, str(fact_id), False, ctx.principal.name))
 
 
+@scoped
 async def correct_fact(
-    info: Info, namespace: NamespaceArg, fact_id: FactIdArg, reason: ReasonArg,
+    ctx: Context, ns: Namespace, fact_id: FactIdArg, reason: ReasonArg,
     object: Annotated[str | None, strawberry.argument(
         description="The right object entity's name.")] = None,
     value: Annotated[LiteralInput | None, strawberry.argument(
@@ -379,8 +374,6 @@ async def correct_fact(
         description="Episodes (ids or externalIds) that say so, e.g. the user's own turn; "
                     "graphmem's observation of the correction is evidence too.")] = None,
 ) -> AssertedFact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     literal = None if value is None else value.to_domain()
     done = await fact_changes.correct(ctx.db, ns, str(fact_id), object, literal, reason,
                                       ctx.principal.name, evidence)
@@ -410,11 +403,10 @@ class Verification:
     checks: list[EvidenceCheck] = strawberry.field(description="Per evidence episode.")
 
 
-async def verify_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Verification:
+@scoped
+async def verify_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg) -> Verification:
     from graphmem.api.episodes import Episode
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await verification.verify(ctx.db, ns, str(fact_id))
     return Verification(
         fact=Fact.of(found.fact), verdict=found.verdict, method=found.method,

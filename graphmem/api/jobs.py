@@ -11,10 +11,11 @@ from typing import Annotated, TypeAlias
 import strawberry
 
 from graphmem.api.facts import Fact
-from graphmem.api.server.arguments import AfterArg, FirstArg, NamespaceArg
+from graphmem.api.server.arguments import AfterArg, FirstArg
 from graphmem.api.server.context import Context, Info
 from graphmem.api.server.fields import resolver
 from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
 from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
@@ -99,63 +100,57 @@ class PipelineSwitches:
                    updated_at=s.updated_at, updated_by=s.updated_by)
 
 
+@scoped
 async def list_jobs(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     state: Annotated[JobState | None, strawberry.argument(description="Only this state.")]
     = None,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Job]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     page = await domain.page(ctx.db, ns, domain.JobState(state) if state else None,
                              page_size(first, ctx.settings.max_page), after)
     return to_connection(page, Job.of)
 
 
-async def job(info: Info, namespace: NamespaceArg,
+@scoped
+async def job(ctx: Context, ns: Namespace,
               id: Annotated[strawberry.ID, strawberry.argument(description="The job's id.")],
               ) -> Job | None:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.by_ids(ctx.db, ns, [str(id)])
     return Job.of(found[str(id)]) if str(id) in found else None
 
 
-async def pipelines(info: Info, namespace: NamespaceArg) -> PipelineSwitches:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def pipelines(ctx: Context, ns: Namespace) -> PipelineSwitches:
     return PipelineSwitches.of(await switches.of_namespace(ctx.db, ns, ctx.settings))
 
 
+@scoped
 async def set_pipelines(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     extract: Annotated[bool | None, strawberry.argument(
         description="Queue extraction for new episodes (null: unchanged).")] = None,
     summarize: Annotated[bool | None, strawberry.argument(
         description="Summarise sessions as they grow (null: unchanged).")] = None,
 ) -> PipelineSwitches:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return PipelineSwitches.of(await switches.set_switches(
         ctx.db, ns, ctx.settings, extract, summarize, ctx.principal.name))
 
 
-async def retry_job(info: Info, namespace: NamespaceArg,
+@scoped
+async def retry_job(ctx: Context, ns: Namespace,
                     id: Annotated[strawberry.ID, strawberry.argument(
                         description="A failed (or backing-off) job.")]) -> Job:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Job.of(await domain.retry(ctx.db, ns, str(id)))
 
 
+@scoped
 async def extract_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     episode_ids: Annotated[list[strawberry.ID], strawberry.argument(
         description="Episodes (ids or externalIds) to extract facts from.")],
     wait: WaitArg = False,
 ) -> Job:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     batch_size(len(episode_ids), ctx.settings.max_batch, "episodeIds")
     found = await episodes.resolve_refs(ctx.db, ns, [str(ref) for ref in episode_ids],
                                         "episodeIds")
@@ -164,15 +159,14 @@ async def extract_facts(
     return await _maybe_run(ctx, ns, queued, wait)
 
 
+@scoped
 async def summarize(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     session_id: Annotated[str | None, strawberry.argument(
         description="The session to summarise; null: a namespace summary over the session "
                     "summaries.")] = None,
     wait: WaitArg = False,
 ) -> Job:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     if session_id is not None:
         if not await summaries.has_session(ctx.db, ns, session_id):
             raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")

@@ -8,8 +8,9 @@ from typing import Annotated
 import strawberry
 
 from graphmem.api.facts import Fact
-from graphmem.api.server.arguments import NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.context import Context
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import duration
 from graphmem.facts import store as facts
 from graphmem.governance import pruning as domain
@@ -48,36 +49,34 @@ class PruneReport:
     facts: list[Fact] = strawberry.field(description=f"The first {LISTED}, oldest first.")
 
 
-async def pruning_policy(info: Info, namespace: NamespaceArg) -> PruningPolicy | None:
-    ctx = info.context
-    found = await domain.policy_of(ctx.db, ctx.namespace(namespace))
+@scoped
+async def pruning_policy(ctx: Context, ns: Namespace) -> PruningPolicy | None:
+    found = await domain.policy_of(ctx.db, ns)
     return PruningPolicy.of(found) if found else None
 
 
+@scoped
 async def set_pruning_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     policy: Annotated[PruningPolicyInput, strawberry.argument(description="The policy.")],
 ) -> PruningPolicy:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     unused_for = duration("unusedForDays", days=policy.unused_for_days)
     return PruningPolicy.of(await domain.set_policy(
         ctx.db, ns, domain.Policy(policy.min_confidence, unused_for), ctx.principal.name))
 
 
-async def remove_pruning_policy(info: Info, namespace: NamespaceArg) -> bool:
-    ctx = info.context
-    await domain.remove_policy(ctx.db, ctx.namespace(namespace))
+@scoped
+async def remove_pruning_policy(ctx: Context, ns: Namespace) -> bool:
+    await domain.remove_policy(ctx.db, ns)
     return True
 
 
+@scoped
 async def prune_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     dry_run: Annotated[bool, strawberry.argument(
         description="Only list what would be pruned.")] = False,
 ) -> PruneReport:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     done = await domain.prune(ctx.db, ns, dry_run, actor=ctx.principal.name)
     listed = await facts.in_order(ctx.db, ns, done.fact_ids[:LISTED])
     return PruneReport(dry_run=dry_run, count=len(done.fact_ids),

@@ -8,8 +8,9 @@ from typing import Annotated, TypeAlias
 import strawberry
 
 from graphmem.api.episodes import EpisodeKind, Sensitivity
-from graphmem.api.server.arguments import NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.context import Context
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import duration
 from graphmem.episodes.store import EpisodeKind as DomainKind
 from graphmem.episodes.store import Sensitivity as DomainSensitivity
@@ -79,42 +80,38 @@ def _policy(value: RetentionPolicyInput) -> domain.Policy:
         keep_searchable=value.keep_searchable)
 
 
-async def retention_policies(info: Info, namespace: NamespaceArg) -> list[RetentionPolicy]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def retention_policies(ctx: Context, ns: Namespace) -> list[RetentionPolicy]:
     return [RetentionPolicy.of(p) for p in await domain.policies(ctx.db, ns)]
 
 
+@scoped
 async def set_retention_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     policy: Annotated[RetentionPolicyInput, strawberry.argument(description="The policy.")],
 ) -> RetentionPolicy:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return RetentionPolicy.of(await domain.set_policy(ctx.db, ns, _policy(policy),
                                                       ctx.principal.name))
 
 
+@scoped
 async def remove_retention_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     kind: Annotated[EpisodeKind | None, strawberry.argument(description="As set.")] = None,
     sensitivity: Annotated[Sensitivity | None, strawberry.argument(description="As set.")]
     = None,
 ) -> bool:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     await domain.remove_policy(ctx.db, ns, DomainKind(kind) if kind else None,
                                DomainSensitivity(sensitivity) if sensitivity else None)
     return True
 
 
+@scoped
 async def sweep_retention(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     dry_run: Annotated[bool, strawberry.argument(
         description="Only count what would be swept.")] = False,
 ) -> list[RetentionApplied]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     done = await domain.sweep(ctx.db, ns, ctx.settings.retention_orphaned_facts == "retract",
                               dry_run)
     return [RetentionApplied(

@@ -9,8 +9,9 @@ import strawberry
 
 from graphmem.api.entities import Entity
 from graphmem.api.facts import Fact
-from graphmem.api.server.arguments import NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.context import Context
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.time_expressions import TimeRange as DomainTimeRange
 from graphmem.retrieval import recall as recall_domain
 from graphmem.retrieval import search as domain
@@ -75,8 +76,9 @@ class SearchResult:
         description="Everything besides the words that shaped the ranking, in plain words.")
 
 
+@scoped
 async def search(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     query: Annotated[str, strawberry.argument(description="What to look for.")],
     limit: Annotated[int, strawberry.argument(description="At most this many hits (1..100).")
                      ] = 10,
@@ -102,8 +104,6 @@ async def search(
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.search(ctx.db, ns, domain.SearchQuery(
         text=query, limit=limit,
         kinds=tuple(domain.Kind(k) for k in kinds) if kinds else tuple(domain.Kind),
@@ -154,8 +154,9 @@ class RecallResult:
     time_range: TimeRange | None = strawberry.field(description="Time read from the query.")
 
 
+@scoped
 async def recall(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     query: Annotated[str, strawberry.argument(description="The user's message or question.")],
     session_id: Annotated[str | None, strawberry.argument(
         description="The conversation: for its summary, and whom \"I\" stands for (who "
@@ -180,8 +181,6 @@ async def recall(
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     asked = recall_domain.RecallQuery(
         text=query, session_id=session_id, reference_time=reference_time,
         token_budget=token_budget, min_similarity=ctx.settings.vector_min_similarity,

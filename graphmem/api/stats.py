@@ -6,8 +6,9 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem.api.server.arguments import NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.context import Context
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.governance import stats as domain
 
 
@@ -30,9 +31,8 @@ class MemoryStats:
         description="When the oldest unfinished job was queued: a stuck queue shows here.")
 
 
-async def memory_stats(info: Info, namespace: NamespaceArg) -> MemoryStats:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def memory_stats(ctx: Context, ns: Namespace) -> MemoryStats:
     stats = await domain.of_namespace(ctx.db, ns)
     return MemoryStats(**stats.__dict__)
 

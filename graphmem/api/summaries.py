@@ -7,8 +7,9 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.server.arguments import NamespaceArg
-from graphmem.api.server.context import Info
+from graphmem.api.server.context import Context
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.summaries import store as domain
 
 
@@ -55,21 +56,19 @@ class SummaryInput:
                                  cites=list(self.cites), producer=self.producer)
 
 
+@scoped
 async def write_summary(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     summary: Annotated[SummaryInput, strawberry.argument(description="The summary.")],
 ) -> Summary:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Summary.of(await domain.write(ctx.db, ns, summary.to_domain()))
 
 
+@scoped
 async def session_summary(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     session_id: Annotated[str, strawberry.argument(description="The session.")],
 ) -> Summary | None:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.latest(ctx.db, ns, session_id)
     return Summary.of(found) if found else None
 
