@@ -18,9 +18,6 @@ from graphmem.core.namespaces import Namespace
 
 P = ParamSpec("P")
 R = TypeVar("R")
-_PUBLISHED = (inspect.Parameter("info", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Info),
-              inspect.Parameter("namespace", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                annotation=NamespaceArg))
 
 
 def enter(info: Info, namespace: str) -> tuple[Context, Namespace]:
@@ -47,7 +44,10 @@ def scoped(resolve: Callable[Concatenate[Context, Namespace, P], R]) -> Callable
     functools.update_wrapper(published, resolve)  # its name, and its module: the annotations'
     own = inspect.signature(resolve)
     rest = list(own.parameters.values())[2:]
-    published.__signature__ = own.replace(parameters=[*_PUBLISHED, *rest])
+    first = [inspect.Parameter("info", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Info),
+             inspect.Parameter("namespace", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                               annotation=NamespaceArg)]
+    published.__signature__ = own.replace(parameters=[*first, *rest])
     published.__annotations__ = {"info": Info, "namespace": NamespaceArg,
                                  **{p.name: p.annotation for p in rest},
                                  "return": own.return_annotation}
