@@ -10,6 +10,7 @@ import strawberry
 from graphmem.api.facts import Fact, ReasonArg
 from graphmem.api.server.arguments import AfterArg, FirstArg
 from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
 from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
@@ -50,11 +51,8 @@ class Conflict:
 
     @classmethod
     def of(cls, c: domain.Conflict) -> Conflict:
-        return cls(id=strawberry.ID(c.id), status=c.status, subject=c.subject,
-                   predicate=c.predicate, created_at=c.created_at, resolved_at=c.resolved_at,
-                   resolved_by=c.resolved_by, reason=c.reason,
-                   kept=strawberry.ID(c.kept) if c.kept else None,
-                   candidates=[Fact.of(f) for f in c.candidates])
+        return mirror(cls, c, kept=strawberry.ID(c.kept) if c.kept else None,
+                      candidates=[Fact.of(f) for f in c.candidates])
 
 
 @strawberry.type(description="How a predicate behaves when values compete.")
@@ -68,8 +66,7 @@ class PredicatePolicy:
 
     @classmethod
     def of(cls, p: policies.Policy) -> PredicatePolicy:
-        return cls(predicate=p.predicate, cardinality=p.cardinality, strategy=p.strategy,
-                   is_default=p.is_default, updated_at=p.updated_at, updated_by=p.updated_by)
+        return mirror(cls, p)
 
 
 @scoped

@@ -9,7 +9,7 @@ import strawberry
 
 from graphmem.api.facts import Fact
 from graphmem.api.server.context import Context, Info
-from graphmem.api.server.fields import resolver
+from graphmem.api.server.fields import mirror, resolver
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.facts import entities as domain
@@ -28,8 +28,7 @@ class Entity:
 
     @classmethod
     def of(cls, e: domain.Entity) -> Entity:
-        return cls(id=strawberry.ID(e.id), namespace=e.namespace, name=e.name, key=e.key,
-                   type=e.type, aliases=list(e.aliases), created_at=e.created_at)
+        return mirror(cls, e, aliases=list(e.aliases))
 
     async def _facts(self, info: Info) -> tuple[list[Fact], list[Fact]]:
         ctx, ns = info.context, Namespace(self.namespace)

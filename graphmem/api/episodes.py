@@ -11,7 +11,7 @@ from strawberry.scalars import JSON
 
 from graphmem.api.server.arguments import AfterArg, FirstArg
 from graphmem.api.server.context import Context, Info
-from graphmem.api.server.fields import resolver
+from graphmem.api.server.fields import mirror, resolver
 from graphmem.api.server.inputs import batch_input
 from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.api.server.scope import scoped
@@ -66,12 +66,7 @@ class Episode:
 
     @classmethod
     def of(cls, e: domain.Episode) -> Episode:
-        return cls(id=strawberry.ID(e.id), namespace=e.namespace, external_id=e.external_id,
-                   session_id=e.session_id, seq=e.seq, kind=e.kind, actor=e.actor,
-                   text=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
-                   importance=e.importance, sensitivity=e.sensitivity,
-                   meta=e.metadata, content_hash=e.content_hash,
-                   redacted_at=e.redacted_at, archived_at=e.archived_at)
+        return mirror(cls, e, text=e.content, meta=e.metadata)
 
     @resolver("The full, lossless content.")
     def content(self, info: Info) -> str:

@@ -15,7 +15,7 @@ from graphmem.api.facts import Fact
 from graphmem.api.jobs import Job
 from graphmem.api.server.arguments import FirstArg
 from graphmem.api.server.context import Context, Info, Subscriptions
-from graphmem.api.server.fields import resolver
+from graphmem.api.server.fields import mirror, resolver
 from graphmem.api.server.scope import scoped
 from graphmem.core.errors import Forbidden, QueryTooCostly
 from graphmem.core.namespaces import Namespace
@@ -72,8 +72,7 @@ class MemoryEvent:
 
     @classmethod
     def of(cls, e: Event, together: _Together) -> MemoryEvent:
-        return cls(id=strawberry.ID(e.id), kind=e.kind, namespace=e.namespace, at=e.at,
-                   subject_id=strawberry.ID(e.subject_id), together=together)
+        return mirror(cls, e, together=together)
 
     @resolver("The fact, as it is now, for fact events (null for others, or once erased).")
     async def fact(self, info: Info) -> Fact | None:
@@ -147,8 +146,7 @@ class Webhook:
 
     @classmethod
     def of(cls, w: webhooks.Webhook) -> Webhook:
-        return cls(id=strawberry.ID(w.id), namespace=w.namespace, url=w.url, kinds=w.kinds,
-                   created_at=w.created_at)
+        return mirror(cls, w)
 
     @resolver("Its delivery log, newest first.")
     async def deliveries(self, info: Info, first: FirstArg = 50) -> list[WebhookDelivery]:
@@ -176,10 +174,7 @@ class WebhookDelivery:
 
     @classmethod
     def of(cls, d: webhooks.Delivery) -> WebhookDelivery:
-        return cls(id=strawberry.ID(d.id), event_id=strawberry.ID(d.event_id), kind=d.kind,
-                   state=d.state, attempts=d.attempts, created_at=d.created_at,
-                   next_at=d.next_at, delivered_at=d.delivered_at, last_status=d.last_status,
-                   last_error=d.last_error)
+        return mirror(cls, d)
 
 
 @strawberry.type(description="A webhook just added, with its signing secret: shown this once.")

@@ -10,7 +10,7 @@ from strawberry.dataloader import DataLoader
 
 from graphmem.api.server.arguments import AfterArg, FirstArg
 from graphmem.api.server.context import Context, Info
-from graphmem.api.server.fields import resolver, selects
+from graphmem.api.server.fields import mirror, resolver, selects
 from graphmem.api.server.inputs import batch_input
 from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.api.server.scope import scoped
@@ -92,17 +92,8 @@ class Fact:
 
     @classmethod
     def of(cls, f: facts_model.Fact) -> Fact:
-        return cls(id=strawberry.ID(f.id), namespace=f.namespace, subject=f.subject,
-                   predicate=f.predicate, relationship_type=f.predicate.upper(),
-                   object=f.object, object_kind=f.object_kind, text=f.text,
-                   confidence=f.confidence, source=f.source, status=f.status,
-                   valid_from=f.valid_from, valid_to=f.valid_to, recorded_at=f.recorded_at,
-                   stated_valid_from=f.stated_valid_from, stated_valid_to=f.stated_valid_to,
-                   retracted_at=f.retracted_at, asserted_by=f.asserted_by,
-                   ended_by=f.ended_by, reason=f.reason, pinned=f.pinned_at is not None,
-                   pinned_at=f.pinned_at,
-                   pinned_by=f.pinned_by, forgotten_at=f.forgotten_at,
-                   last_used_at=f.last_used_at)
+        return mirror(cls, f, relationship_type=f.predicate.upper(),
+                      pinned=f.pinned_at is not None)
 
     async def _links(self, info: Info) -> provenance.Links:
         ctx, ns = info.context, Namespace(self.namespace)
@@ -177,8 +168,7 @@ class Supersession:
 
     @classmethod
     def of(cls, link: provenance.Link) -> Supersession:
-        return cls(fact=Fact.of(link.fact), strategy=link.strategy, reason=link.reason,
-                   at=link.at, actor=link.actor)
+        return mirror(cls, link, fact=Fact.of(link.fact))
 
 
 @strawberry.type(description="How a fact's status was last decided.")
@@ -241,7 +231,7 @@ class AssertedFact:
 
     @classmethod
     def of(cls, ns: str, asserted: domain.Asserted) -> AssertedFact:
-        return cls(namespace=ns, fact_id=asserted.fact_id, outcome=asserted.outcome)
+        return mirror(cls, asserted, namespace=ns)
 
     @resolver("The stored fact.")
     async def fact(self, info: Info) -> Fact:

@@ -13,7 +13,7 @@ import strawberry
 from graphmem.api.facts import Fact
 from graphmem.api.server.arguments import AfterArg, FirstArg
 from graphmem.api.server.context import Context, Info
-from graphmem.api.server.fields import resolver
+from graphmem.api.server.fields import mirror, resolver
 from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.api.server.scope import scoped
 from graphmem.core.errors import InvalidInput, NotFound
@@ -37,6 +37,11 @@ strawberry.enum(JobState, description=(
 WaitArg = Annotated[bool, strawberry.argument(
     description="Run it now, in this request, and return it finished (or failed): for "
                 "callers that need the result before answering. Default: queue it.")]
+
+
+# What a job's stats may say, each a field of its own (null when it does not say).
+_STATS = ("producer", "selected", "skipped", "candidates", "facts", "summaries", "llm_calls",
+          "tokens_in", "tokens_out", "cost_usd")
 
 
 @strawberry.type(description="A pipeline job: what it concerns, where it stands, what it did.")
@@ -67,16 +72,7 @@ class Job:
 
     @classmethod
     def of(cls, j: domain.Job) -> Job:
-        s = j.stats
-        return cls(id=strawberry.ID(j.id), namespace=j.namespace, kind=j.kind, state=j.state,
-                   attempts=j.attempts, created_at=j.created_at, not_before=j.not_before,
-                   started_at=j.started_at, finished_at=j.finished_at, session_id=j.session_id,
-                   error=j.error, episodes=j.episodes, producer=s.get("producer"),
-                   selected=s.get("selected"), skipped=s.get("skipped"),
-                   candidates=s.get("candidates"), facts=s.get("facts"),
-                   summaries=s.get("summaries"), llm_calls=s.get("llm_calls"),
-                   tokens_in=s.get("tokens_in"), tokens_out=s.get("tokens_out"),
-                   cost_usd=s.get("cost_usd"))
+        return mirror(cls, j, **{name: j.stats.get(name) for name in _STATS})
 
     @resolver("The facts it wrote (any status now).")
     async def produced_facts(self, info: Info) -> list[Fact]:
@@ -96,8 +92,7 @@ class PipelineSwitches:
 
     @classmethod
     def of(cls, s: switches.Switches) -> PipelineSwitches:
-        return cls(extract=s.extract, summarize=s.summarize, is_default=s.is_default,
-                   updated_at=s.updated_at, updated_by=s.updated_by)
+        return mirror(cls, s)
 
 
 @scoped

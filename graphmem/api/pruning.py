@@ -9,6 +9,7 @@ import strawberry
 
 from graphmem.api.facts import Fact
 from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import duration
@@ -30,9 +31,7 @@ class PruningPolicy:
 
     @classmethod
     def of(cls, p: domain.Policy) -> PruningPolicy:
-        return cls(min_confidence=p.min_confidence,
-                   unused_for_days=p.unused_for.total_seconds() / 86400,
-                   updated_at=p.updated_at, updated_by=p.updated_by)
+        return mirror(cls, p, unused_for_days=p.unused_for.total_seconds() / 86400)
 
 
 @strawberry.input(description="A pruning policy.")

@@ -9,6 +9,7 @@ import strawberry
 
 from graphmem.api.episodes import EpisodeKind, Sensitivity
 from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import duration
@@ -38,10 +39,7 @@ class RetentionPolicy:
 
     @classmethod
     def of(cls, p: domain.Policy) -> RetentionPolicy:
-        return cls(kind=p.kind, sensitivity=p.sensitivity,
-                   max_age_days=p.max_age.total_seconds() / 86400, action=p.action,
-                   updated_at=p.updated_at, updated_by=p.updated_by,
-                   keep_searchable=p.keep_searchable)
+        return mirror(cls, p, max_age_days=p.max_age.total_seconds() / 86400)
 
 
 @strawberry.input(description="A retention policy; one per (kind, sensitivity) pair.")

@@ -10,6 +10,7 @@ import strawberry
 from graphmem.api.entities import Entity
 from graphmem.api.facts import Fact
 from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.core.time_expressions import TimeRange as DomainTimeRange
@@ -58,8 +59,7 @@ class TimeRange:
 
     @classmethod
     def of(cls, found: DomainTimeRange | None) -> TimeRange | None:
-        return None if found is None else cls(start=found.start, end=found.end,
-                                              expression=found.expression)
+        return None if found is None else mirror(cls, found)
 
 
 @strawberry.type(description="Search hits, best first, and what shaped the ranking.")

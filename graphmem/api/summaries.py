@@ -8,6 +8,7 @@ from typing import Annotated
 import strawberry
 
 from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.summaries import store as domain
@@ -31,10 +32,7 @@ class Summary:
 
     @classmethod
     def of(cls, s: domain.Summary) -> Summary:
-        return cls(id=strawberry.ID(s.id), namespace=s.namespace, session_id=s.session_id,
-                   scope=s.scope, level=s.level, text=s.text, covers_from=s.covers_from,
-                   covers_to=s.covers_to, created_at=s.created_at, stale=s.stale,
-                   producer=s.producer)
+        return mirror(cls, s)
 
 
 @strawberry.input(description="A summary to store, with exactly what it covers and cites.")

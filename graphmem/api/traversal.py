@@ -10,7 +10,7 @@ import strawberry
 from graphmem.api.facts import Fact, load_fact
 from graphmem.api.server.arguments import AfterArg, FirstArg
 from graphmem.api.server.context import Context, Info
-from graphmem.api.server.fields import resolver
+from graphmem.api.server.fields import mirror, resolver
 from graphmem.api.server.pagination import Connection, to_connection
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
@@ -35,8 +35,7 @@ class GraphNode:
 
     @classmethod
     def of(cls, node: domain.Node) -> GraphNode:
-        return cls(id=strawberry.ID(node.id), kind=node.kind, name=node.name, type=node.type,
-                   depth=node.depth)
+        return mirror(cls, node)
 
 
 @strawberry.type(description="A fact edge met on the walk, oriented subject → object.")
