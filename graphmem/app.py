@@ -21,14 +21,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, Router
 
-from graphmem.api import browser_guide
-from graphmem.api.exports import export_route
-from graphmem.api.gate import Gate
-from graphmem.api.http import graphql_routes
+from graphmem.api.schema import build_schema
+from graphmem.api.server.gate import Gate
+from graphmem.api.server.http import graphql_routes
 from graphmem.archive import stores as archive_stores
 from graphmem.archive.stores import ArchiveStore
-from graphmem.console import assets
+from graphmem.console import assets, browser_guide
 from graphmem.console import routes as console
+from graphmem.console.exports import export_route
 from graphmem.core.config import Settings, get_settings
 from graphmem.core.errors import GraphmemError
 from graphmem.db import migrations
@@ -173,7 +173,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Mount("/browser", _cross_origin(Route("/guide", _browser_guide),
                                             Route("/style.grass", _browser_style))),
             Route("/metrics", metrics.endpoint),
-            *graphql_routes(settings, gate, ide=console.graphiql),
+            *graphql_routes(build_schema(settings), settings, gate, ide=console.graphiql),
             export_route(settings, gate),
             *console.routes(),
         ],

@@ -2,8 +2,11 @@
 
     __main__                 the `graphmem` command: runs the CLI (imported only then)
     cli, app                 entry points: the service, the worker, the CLI
-    console                  the console and GraphiQL pages (clients of the GraphQL API)
-    api                      GraphQL types and resolvers, a thin layer over the domain
+    console                  plain HTTP beside /graphql: the console and GraphiQL pages
+                             (clients of the GraphQL API), the export stream, the Neo4j
+                             Browser guide
+    api                      GraphQL types and resolvers, a thin layer over the domain: a
+                             module per topic over server/, which imports no topic
     pipelines                extraction and summarising jobs, run by workers
     portability              export and import of a namespace (it carries every record kind
                              below, and reads each as its own package does)
@@ -80,6 +83,17 @@ def test_imports_only_go_down() -> None:
             if LAYERS.index(target) <= LAYERS.index(source):
                 climbing.append(f"graphmem/{relative}:{line} imports {module} ({source} is "
                                 f"below {target})")
+    assert not climbing, "\n".join(climbing)
+
+
+def test_the_api_server_imports_no_topic() -> None:
+    """``api/server/`` serves whatever schema it is given: it imports nothing of ``api``
+    outside itself (the topic modules and ``api/schema.py`` sit above it)."""
+    server = PACKAGE / "api" / "server"
+    climbing = [f"graphmem/{path.relative_to(PACKAGE)}:{line} imports {module}"
+                for path in sorted(server.rglob("*.py")) for line, module in _imports(path)
+                if module.startswith("graphmem.api") and
+                not module.startswith("graphmem.api.server")]
     assert not climbing, "\n".join(climbing)
 
 

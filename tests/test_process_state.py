@@ -34,7 +34,7 @@ PACKAGE = Path(graphmem.__file__).resolve().parent
 
 # (module, name): why it may stay a module-level value. Tables are read, never written.
 ALLOWED = {
-    ("graphmem.api.schema", "DATETIME"): "a constant: strawberry's DateTime, with our parser",
+    ("graphmem.api.server.schema", "DATETIME"): "a constant: strawberry's DateTime, our parser",
     ("graphmem.console.assets", "VENDOR"): "a constant table: the browser libraries' files",
     ("graphmem.console.routes", "_COMMON"): "a constant table: every page's headers",
     ("graphmem.core.config", "DEFAULT_SEARCH_WEIGHTS"): "a default setting, never written",
@@ -63,6 +63,7 @@ ALLOWED = {
     ("graphmem.db.statements", "statement"): "the package's own Cypher files, read once",
     ("graphmem.db.statements", "cypher_root"): "where the package's Cypher files are",
     ("graphmem.db.database", "_takes_ns_key"): "a fact of a statement's text",
+    ("graphmem.api.server.fields", "_data_fields"): "a fact of the package's types",
     ("graphmem.portability.validation", "_hints"): "a fact of the package's types",
     ("graphmem.retrieval.embeddings", "_wordllama"): "a model read from the wheel's files",
     ("graphmem.retrieval.tokens", "_tokenizer"): "a tokenizer read from shipped files",

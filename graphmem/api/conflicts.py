@@ -7,10 +7,13 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact, ReasonArg
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg
+from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
+from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.facts import conflicts as domain
 from graphmem.facts import policies
@@ -48,11 +51,8 @@ class Conflict:
 
     @classmethod
     def of(cls, c: domain.Conflict) -> Conflict:
-        return cls(id=strawberry.ID(c.id), status=c.status, subject=c.subject,
-                   predicate=c.predicate, created_at=c.created_at, resolved_at=c.resolved_at,
-                   resolved_by=c.resolved_by, reason=c.reason,
-                   kept=strawberry.ID(c.kept) if c.kept else None,
-                   candidates=[Fact.of(f) for f in c.candidates])
+        return mirror(cls, c, kept=strawberry.ID(c.kept) if c.kept else None,
+                      candidates=[Fact.of(f) for f in c.candidates])
 
 
 @strawberry.type(description="How a predicate behaves when values compete.")
@@ -66,43 +66,40 @@ class PredicatePolicy:
 
     @classmethod
     def of(cls, p: policies.Policy) -> PredicatePolicy:
-        return cls(predicate=p.predicate, cardinality=p.cardinality, strategy=p.strategy,
-                   is_default=p.is_default, updated_at=p.updated_at, updated_by=p.updated_by)
+        return mirror(cls, p)
 
 
+@scoped
 async def list_conflicts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     status: Annotated[ConflictStatus | None, strawberry.argument(
         description="Only this status (default: all).")] = None,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Conflict]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.page(ctx.db, ns, domain.ConflictStatus(status) if status else None,
                               page_size(first, ctx.settings.max_page), after)
     return to_connection(found, Conflict.of)
 
 
+@scoped
 async def resolve_conflict(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     conflict_id: Annotated[strawberry.ID, strawberry.argument(description="The conflict.")],
     keep: Annotated[strawberry.ID, strawberry.argument(description="The candidate to keep.")],
     reason: ReasonArg,
 ) -> Conflict:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Conflict.of(await domain.resolve(ctx.db, ns, str(conflict_id), str(keep), reason,
                                             ctx.principal.name))
 
 
-async def predicate_policies(info: Info, namespace: NamespaceArg) -> list[PredicatePolicy]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def predicate_policies(ctx: Context, ns: Namespace) -> list[PredicatePolicy]:
     return [PredicatePolicy.of(p) for p in await policies.list_policies(ctx.db, ns)]
 
 
+@scoped
 async def set_predicate_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     predicate: Annotated[str, strawberry.argument(description="e.g. works_at.")],
     cardinality: Annotated[Cardinality, strawberry.argument(
         description="one or many values at a time.")],
@@ -110,8 +107,28 @@ async def set_predicate_policy(
         description="Who wins an overlap (for one-value predicates).")
     ] = policies.Strategy.RECENCY,
 ) -> PredicatePolicy:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return PredicatePolicy.of(await policies.set_policy(
         ctx.db, ns, predicate, policies.Cardinality(cardinality), policies.Strategy(strategy),
         ctx.principal.name))
+
+
+@strawberry.type
+class Query:
+    conflicts: Connection[Conflict] = strawberry.field(
+        resolver=list_conflicts,
+        description="Disputes between facts, newest first, with their candidates.")
+    predicate_policies: list[PredicatePolicy] = strawberry.field(
+        resolver=predicate_policies,
+        description="How each known predicate resolves competing values: defaults merged "
+                    "with this namespace's overrides. Unlisted predicates are `many`.")
+
+
+@strawberry.type
+class Mutation:
+    resolve_conflict: Conflict = strawberry.field(
+        resolver=resolve_conflict,
+        description="Settle a dispute by keeping one candidate; the others are superseded.")
+    set_predicate_policy: PredicatePolicy = strawberry.field(
+        resolver=set_predicate_policy,
+        description="Override how a predicate resolves competing values in this namespace "
+                    "(applies to later writes).")

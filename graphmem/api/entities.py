@@ -7,10 +7,10 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact
-from graphmem.api.fields import resolver
+from graphmem.api.server.context import Context, Info
+from graphmem.api.server.fields import mirror, resolver
+from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.facts import entities as domain
 from graphmem.facts import entity_merge, provenance
@@ -28,8 +28,7 @@ class Entity:
 
     @classmethod
     def of(cls, e: domain.Entity) -> Entity:
-        return cls(id=strawberry.ID(e.id), namespace=e.namespace, name=e.name, key=e.key,
-                   type=e.type, aliases=list(e.aliases), created_at=e.created_at)
+        return mirror(cls, e, aliases=list(e.aliases))
 
     async def _facts(self, info: Info) -> tuple[list[Fact], list[Fact]]:
         ctx, ns = info.context, Namespace(self.namespace)
@@ -48,23 +47,21 @@ class Entity:
         return (await self._facts(info))[1]
 
 
+@scoped
 async def entity(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     name: Annotated[str, strawberry.argument(description="Its name or any alias.")],
 ) -> Entity | None:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.by_name(ctx.db, ns, name)
     return Entity.of(found) if found else None
 
 
+@scoped
 async def add_alias(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     name: Annotated[str, strawberry.argument(description="The entity's name or alias.")],
     alias: Annotated[str, strawberry.argument(description="Another name for it.")],
 ) -> Entity:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Entity.of(await domain.add_alias(ctx.db, ns, name, alias))
 
 
@@ -84,16 +81,15 @@ class MergeResult:
                     "one-value predicate at overlapping times (see `conflicts`).")
 
 
+@scoped
 async def merge_entities(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     merged: Annotated[str, strawberry.argument(
         name="from", description="The entity that turned out to be the other one.")],
     into: Annotated[str, strawberry.argument(description="The entity that survives.")],
     reason: Annotated[str | None, strawberry.argument(
         description="Why, for the audit trail.")] = None,
 ) -> MergeResult:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     report = await entity_merge.merge_entities(ctx.db, ns, into, merged,
                                                actor=ctx.principal.name, reason=reason)
     return MergeResult(entity=Entity.of(report.entity), merge_id=strawberry.ID(report.merge_id),
@@ -101,3 +97,19 @@ async def merge_entities(
                        aliases_moved=report.aliases_moved,
                        duplicates_folded=report.duplicates_folded,
                        conflicts_opened=report.conflicts_opened)
+
+
+@strawberry.type
+class Query:
+    entity: Entity | None = strawberry.field(
+        resolver=entity, description="One entity by name or alias, with its facts.")
+
+
+@strawberry.type
+class Mutation:
+    add_alias: Entity = strawberry.field(
+        resolver=add_alias, description="Make another name resolve to an entity.")
+    merge_entities: MergeResult = strawberry.field(
+        resolver=merge_entities,
+        description="Fold one entity into another: facts, provenance and aliases move; the "
+                    "merge is recorded.")

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 import strawberry
 from strawberry.scalars import JSON
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Info
-from graphmem.api.fields import resolver
-from graphmem.api.inputs import batch_input
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg
+from graphmem.api.server.context import Context, Info
+from graphmem.api.server.fields import mirror, resolver
+from graphmem.api.server.inputs import batch_input
+from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
 from graphmem.archive import stores as archive_stores
 from graphmem.archive import tiering
 from graphmem.core.errors import InvalidInput
@@ -65,12 +66,7 @@ class Episode:
 
     @classmethod
     def of(cls, e: domain.Episode) -> Episode:
-        return cls(id=strawberry.ID(e.id), namespace=e.namespace, external_id=e.external_id,
-                   session_id=e.session_id, seq=e.seq, kind=e.kind, actor=e.actor,
-                   text=e.content, occurred_at=e.occurred_at, recorded_at=e.recorded_at,
-                   importance=e.importance, sensitivity=e.sensitivity,
-                   meta=e.metadata, content_hash=e.content_hash,
-                   redacted_at=e.redacted_at, archived_at=e.archived_at)
+        return mirror(cls, e, text=e.content, meta=e.metadata)
 
     @resolver("The full, lossless content.")
     def content(self, info: Info) -> str:
@@ -148,13 +144,12 @@ class RecordEpisodesResult:
     duplicates: int = strawberry.field(description="How many were already recorded (no-op).")
 
 
+@scoped
 async def record_episodes(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     episodes: Annotated[list[EpisodeInput], strawberry.argument(
         description="The batch (up to the server's cap, 1000 by default); one transaction.")],
 ) -> RecordEpisodesResult:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     batch_size(len(episodes), ctx.settings.max_batch, "episodes")
     result = await domain.record(ctx.db, ns, [e.to_domain() for e in episodes],
                                  Triggers.from_settings(ctx.settings),
@@ -163,24 +158,22 @@ async def record_episodes(
                                 created=result.created, duplicates=result.duplicates)
 
 
+@scoped
 async def redact_episode(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     id: Annotated[strawberry.ID, strawberry.argument(description="Episode id or externalId.")],
     reason: Annotated[str, strawberry.argument(description="Why (kept on the episode).")],
 ) -> Episode:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Episode.of(await redaction.redact_episode(ctx.db, ns, str(id), reason,
                                                      ctx.principal.name))
 
 
+@scoped
 async def list_episodes(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     where: Annotated[EpisodeWhere | None, strawberry.argument(description="Filters.")] = None,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Episode]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     w = where or EpisodeWhere()
     page = await domain.page(
         ctx.db, ns,
@@ -192,12 +185,11 @@ async def list_episodes(
     return to_connection(page, Episode.of)
 
 
+@scoped
 async def episode(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     id: Annotated[strawberry.ID, strawberry.argument(description="The episode's id.")],
 ) -> Episode | None:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.by_ids(ctx.db, ns, [str(id)])
     return Episode.of(found[str(id)]) if str(id) in found else None
 
@@ -212,23 +204,49 @@ class Session:
         "Set when ephemeral: erased (with a receipt) once idle this long, or when closed."))
 
 
-async def list_sessions(info: Info, namespace: NamespaceArg, first: FirstArg = 50,
+@scoped
+async def list_sessions(ctx: Context, ns: Namespace, first: FirstArg = 50,
                         after: AfterArg = None) -> Connection[Session]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await sessions.page(ctx.db, ns, page_size(first, ctx.settings.max_page), after)
     return to_connection(found, lambda s: Session(
         session_id=s.session_id, episodes=s.episodes, first_at=s.first_at, last_at=s.last_at,
         ephemeral_idle_minutes=s.ephemeral_ttl_s / 60 if s.ephemeral_ttl_s else None))
 
 
+@scoped
 async def rehydrate(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     ids: Annotated[list[strawberry.ID], strawberry.argument(
         description="Episode ids or externalIds (at most 1000).")],
 ) -> list[Episode]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     batch_size(len(ids), 1_000, "ids")
     return [Episode.of(e) for e in await tiering.rehydrate(
         ctx.db, archive_stores.required(ctx.db), ns, [str(i) for i in ids])]
+
+
+@strawberry.type
+class Query:
+    episodes: Connection[Episode] = strawberry.field(
+        resolver=list_episodes,
+        description="The episodic log in time order, filtered, with keyset pagination.")
+    episode: Episode | None = strawberry.field(
+        resolver=episode, description="One episode by id.")
+    sessions: Connection[Session] = strawberry.field(
+        resolver=list_sessions,
+        description="A namespace's conversations, the most recently active first.")
+
+
+@strawberry.type
+class Mutation:
+    record_episodes: RecordEpisodesResult = strawberry.field(
+        resolver=record_episodes,
+        description="Append a batch of episodes; idempotent by `externalId`.")
+    rehydrate: list[Episode] = strawberry.field(
+        resolver=rehydrate,
+        description="Bring archived episodes' content back from the archive store (checked "
+                    "against its address and the episode's content hash), in the order "
+                    "asked; episodes not archived come back as they are.")
+    redact_episode: Episode = strawberry.field(
+        resolver=redact_episode,
+        description="Replace an episode's content with `[redacted]`, keeping its place, time "
+                    "and provenance links; covering summaries turn stale (and are rebuilt).")

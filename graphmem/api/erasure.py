@@ -7,11 +7,12 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.episodes import Episode
 from graphmem.api.facts import Fact
+from graphmem.api.server.context import Context
+from graphmem.api.server.scope import scoped
 from graphmem.core.errors import Forbidden
+from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import duration
 from graphmem.governance import ephemeral, forgetting, mentions, subject_plan
 from graphmem.governance import erasure as domain
@@ -51,12 +52,11 @@ def _receipt(done: domain.Receipt) -> ErasureReceipt:
         counts=[ErasedCount(kind=k, count=v) for k, v in sorted(done.counts.items())])
 
 
+@scoped
 async def erase_episodes(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     ids: Annotated[list[str], strawberry.argument(description="Episode ids or externalIds.")],
 ) -> ErasureReceipt:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return _receipt(await domain.erase_episodes(ctx.db, ns, ids, ctx.principal.name,
                                                 ctx.fact_cache))
 
@@ -76,11 +76,10 @@ _Mentions = Annotated[MentionScope, strawberry.argument(
     description="What happens to the turns that mention it.")]
 
 
-async def erase_subject(info: Info, namespace: NamespaceArg, entity: _Entity,
+@scoped
+async def erase_subject(ctx: Context, ns: Namespace, entity: _Entity,
                         episodes: _Episodes = False,
                         mentions: _Mentions = MentionScope.KEEP) -> ErasureReceipt:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return _receipt(await domain.erase_subject(ctx.db, ns, entity, episodes,
                                                ctx.principal.name, ctx.fact_cache, mentions))
 
@@ -130,11 +129,10 @@ class SubjectErasurePlan:
         description="Summaries covering or citing any of it: withdrawn.")
 
 
-async def erasure_plan(info: Info, namespace: NamespaceArg, entity: _Entity,
+@scoped
+async def erasure_plan(ctx: Context, ns: Namespace, entity: _Entity,
                        episodes: _Episodes = False,
                        mentions: _Mentions = MentionScope.KEEP) -> SubjectErasurePlan:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     plan = await subject_plan.dry_run(ctx.db, ns, entity, episodes, mentions)
     facts = [PlannedFact(id=strawberry.ID(f.id), text=f.text, status=f.status)
              for f in plan.facts]
@@ -149,13 +147,12 @@ async def erasure_plan(info: Info, namespace: NamespaceArg, entity: _Entity,
                                   excerpt=s.excerpt) for s in plan.summaries])
 
 
+@scoped
 async def erase_namespace(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     confirm: Annotated[str, strawberry.argument(
         description="The namespace again, to confirm: this cannot be undone.")],
 ) -> ErasureReceipt:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return _receipt(await domain.erase_namespace(ctx.db, ns, confirm, ctx.principal.name,
                                                  ctx.fact_cache))
 
@@ -170,16 +167,15 @@ class ForgottenEpisode:
         description="Facts whose only evidence it was: retracted and forgotten with it.")
 
 
+@scoped
 async def forget_episode(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     id: Annotated[strawberry.ID, strawberry.argument(description="Episode id or externalId.")],
     reason: Annotated[str, strawberry.argument(
         description="Why (kept on the redacted episode and the forgotten facts).")],
     erase: Annotated[bool, strawberry.argument(
         description="Erase it (with a receipt) instead of redacting it.")] = False,
 ) -> ForgottenEpisode:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     done = await forgetting.forget_episode(ctx.db, ns, str(id), reason, ctx.principal.name,
                                            erase, ctx.fact_cache)
     return ForgottenEpisode(
@@ -198,14 +194,13 @@ class EphemeralSession:
         description="When an episode was last recorded into it.")
 
 
+@scoped
 async def mark_session_ephemeral(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     session_id: Annotated[str, strawberry.argument(description="The session.")],
     idle_minutes: Annotated[float, strawberry.argument(
         description="Erase it once idle this long (at most 30 days).")] = 60.0,
 ) -> EphemeralSession:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     idle = duration("idleMinutes", minutes=idle_minutes)
     state = await ephemeral.mark(ctx.db, ns, session_id, idle)
     assert state.ephemeral_ttl is not None
@@ -214,22 +209,68 @@ async def mark_session_ephemeral(
                             last_written_at=state.updated_at)
 
 
+@scoped
 async def close_session(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     session_id: Annotated[str, strawberry.argument(description="The ephemeral session.")],
 ) -> ErasureReceipt:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return _receipt(await ephemeral.close(ctx.db, ns, session_id, ctx.principal.name,
                                           ctx.fact_cache))
 
 
+@scoped
 async def destroy_namespace_key(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     confirm: Annotated[str, strawberry.argument(description="The namespace again.")],
 ) -> bool:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     if not ctx.principal.admin:
         raise Forbidden("destroying a namespace's key is for admin keys")
     return await namespace_keys.destroy(ctx.db, ns, confirm)
+
+
+@strawberry.type
+class Query:
+    erasure_plan: SubjectErasurePlan = strawberry.field(
+        resolver=erasure_plan,
+        description="What `eraseSubject` with the same arguments would remove — facts, "
+                    "turns (erased or redacted) and summaries — without writing anything: "
+                    "a dry run to show before asking to confirm.")
+
+
+@strawberry.type
+class Mutation:
+    erase_episodes: ErasureReceipt = strawberry.field(
+        resolver=erase_episodes,
+        description="Erase episodes: covering summaries turn stale, facts left without "
+                    "evidence are retracted, sessions are relinked; the receipt verifies.")
+    erase_subject: ErasureReceipt = strawberry.field(
+        resolver=erase_subject,
+        description="Erase an entity: every fact about it, its aliases, orphaned entities and "
+                    "values, optionally the episodes evidencing it, and the turns that "
+                    "mention it as `mentions` says (kept, each mention redacted, or erased); "
+                    "summaries covering any of it are withdrawn; the receipt verifies. "
+                    "`erasurePlan` shows what it would take.")
+    destroy_namespace_key: bool = strawberry.field(
+        resolver=destroy_namespace_key,
+        description="Erase a namespace cryptographically (admin; encryption with a key per "
+                    "namespace): its key is destroyed, so its sealed episode content, sealed "
+                    "exports and archived objects can never be read again, while other "
+                    "namespaces work on. Facts, summaries and entity names are not encrypted: "
+                    "`eraseNamespace` removes those. False: it had no key.")
+    erase_namespace: ErasureReceipt = strawberry.field(
+        resolver=erase_namespace,
+        description="Erase everything a namespace holds, in bounded batches; the receipt "
+                    "proves nothing remains (graph and fulltext indexes re-queried).")
+    forget_episode: ForgottenEpisode = strawberry.field(
+        resolver=forget_episode,
+        description="A user's \"forget this\" for something they said: the facts taken only "
+                    "from it are forgotten (see `forgetFact`; pinned ones stay), and the "
+                    "episode is redacted, or erased with a receipt (`erase`).")
+    mark_session_ephemeral: EphemeralSession = strawberry.field(
+        resolver=mark_session_ephemeral,
+        description="Memory for one conversation only: the session's episodes, the facts "
+                    "taken only from them and its summaries are erased, with a receipt, when "
+                    "it is closed (`closeSession`) or idle past `idleMinutes`.")
+    close_session: ErasureReceipt = strawberry.field(
+        resolver=close_session,
+        description="The conversation is over: erase an ephemeral session now.")

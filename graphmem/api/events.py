@@ -5,21 +5,19 @@ concerns is read through its fields, by a key that may read the namespace."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator
 from datetime import datetime
 from typing import Annotated, TypeAlias
 
 import strawberry
-from graphql import ExecutionResult, GraphQLError
-from strawberry.extensions import SchemaExtension
-from strawberry.types.graphql import OperationType
 
-from graphmem.api.arguments import FirstArg, NamespaceArg
-from graphmem.api.context import Info, Subscriptions
 from graphmem.api.facts import Fact
-from graphmem.api.fields import resolver
 from graphmem.api.jobs import Job
-from graphmem.core.errors import Forbidden, InvalidInput, QueryTooCostly
+from graphmem.api.server.arguments import FirstArg
+from graphmem.api.server.context import Context, Info, Subscriptions
+from graphmem.api.server.fields import mirror, resolver
+from graphmem.api.server.scope import scoped
+from graphmem.core.errors import Forbidden, QueryTooCostly
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.db.database import Database
@@ -74,8 +72,7 @@ class MemoryEvent:
 
     @classmethod
     def of(cls, e: Event, together: _Together) -> MemoryEvent:
-        return cls(id=strawberry.ID(e.id), kind=e.kind, namespace=e.namespace, at=e.at,
-                   subject_id=strawberry.ID(e.subject_id), together=together)
+        return mirror(cls, e, together=together)
 
     @resolver("The fact, as it is now, for fact events (null for others, or once erased).")
     async def fact(self, info: Info) -> Fact | None:
@@ -98,25 +95,25 @@ class MemoryEventBatch:
     events: list[MemoryEvent] = strawberry.field(description="The events, oldest first.")
 
 
-async def memory_events(info: Info, namespace: NamespaceArg,
+@scoped
+async def memory_events(ctx: Context, ns: Namespace,
                         kinds: KindsArg = None) -> AsyncGenerator[MemoryEvent, None]:
-    async for batch in _batches(info, namespace, kinds):
+    async for batch in _batches(ctx, ns, kinds):
         for event in batch.events:
             yield event
 
 
-async def memory_event_batches(info: Info, namespace: NamespaceArg, kinds: KindsArg = None,
+@scoped
+async def memory_event_batches(ctx: Context, ns: Namespace, kinds: KindsArg = None,
                                ) -> AsyncGenerator[MemoryEventBatch, None]:
-    async for batch in _batches(info, namespace, kinds):
+    async for batch in _batches(ctx, ns, kinds):
         yield batch
 
 
-async def _batches(info: Info, namespace: str,
+async def _batches(ctx: Context, ns: Namespace,
                    kinds: list[EventKind] | None) -> AsyncGenerator[MemoryEventBatch, None]:
     """A namespace's events as the process's feed hands them out, under the caps: so many
     subscriptions in the process and for one key."""
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     assert ctx.events is not None  # the runtime's, always given with the context
     count, key = ctx.subscriptions or Subscriptions(), ctx.principal.key_id
     if count.running >= ctx.settings.max_subscriptions:
@@ -138,21 +135,6 @@ async def _batches(info: Info, namespace: str,
             del count.by_key[key]
 
 
-class SubscriptionsOnSockets(SchemaExtension):
-    """A subscription runs on a WebSocket; sent as an HTTP request (strawberry would execute it
-    as a query, and fail inside) it is refused as the client's error."""
-
-    def on_execute(self) -> Iterator[None]:
-        run = self.execution_context
-        on_socket = getattr(run.context, "connection_params", None) is not None
-        if run.operation_type is OperationType.SUBSCRIPTION and not on_socket:
-            refusal = InvalidInput("subscriptions run over a WebSocket on /graphql "
-                                   "(graphql-transport-ws), not over HTTP")
-            run.result = ExecutionResult(None, [GraphQLError(refusal.message,
-                                                             original_error=refusal)])
-        yield
-
-
 @strawberry.type(description="A URL a namespace's events are POSTed to, signed with its secret "
                              "(`Graphmem-Signature: t=<unix>,v1=<HMAC-SHA256 of \"<t>.<body>\">`).")
 class Webhook:
@@ -164,8 +146,7 @@ class Webhook:
 
     @classmethod
     def of(cls, w: webhooks.Webhook) -> Webhook:
-        return cls(id=strawberry.ID(w.id), namespace=w.namespace, url=w.url, kinds=w.kinds,
-                   created_at=w.created_at)
+        return mirror(cls, w)
 
     @resolver("Its delivery log, newest first.")
     async def deliveries(self, info: Info, first: FirstArg = 50) -> list[WebhookDelivery]:
@@ -193,10 +174,7 @@ class WebhookDelivery:
 
     @classmethod
     def of(cls, d: webhooks.Delivery) -> WebhookDelivery:
-        return cls(id=strawberry.ID(d.id), event_id=strawberry.ID(d.event_id), kind=d.kind,
-                   state=d.state, attempts=d.attempts, created_at=d.created_at,
-                   next_at=d.next_at, delivered_at=d.delivered_at, last_status=d.last_status,
-                   last_error=d.last_error)
+        return mirror(cls, d)
 
 
 @strawberry.type(description="A webhook just added, with its signing secret: shown this once.")
@@ -205,29 +183,59 @@ class AddedWebhook:
     secret: str = strawberry.field(description="The secret its deliveries are signed with.")
 
 
-def _admin(info: Info, namespace: str) -> Namespace:
+def _admin(ctx: Context) -> None:
     """Webhooks send data out of the service: they are for admin keys."""
-    ns = info.context.namespace(namespace)
-    if not info.context.principal.admin:
+    if not ctx.principal.admin:
         raise Forbidden("webhooks are for admin keys")
-    return ns
 
 
-async def add_webhook(info: Info, namespace: NamespaceArg,
+@scoped
+async def add_webhook(ctx: Context, ns: Namespace,
                       url: Annotated[str, strawberry.argument(description="An http(s) URL.")],
                       kinds: KindsArg = None) -> AddedWebhook:
-    ns = _admin(info, namespace)
-    made, secret = await webhooks.add(info.context.db, ns, url, kinds or [],
-                                      info.context.settings)
+    _admin(ctx)
+    made, secret = await webhooks.add(ctx.db, ns, url, kinds or [], ctx.settings)
     return AddedWebhook(webhook=Webhook.of(made), secret=secret)
 
 
-async def remove_webhook(info: Info, namespace: NamespaceArg,
+@scoped
+async def remove_webhook(ctx: Context, ns: Namespace,
                          id: Annotated[strawberry.ID, strawberry.argument(
                              description="The webhook's id.")]) -> bool:
-    return await webhooks.remove(info.context.db, _admin(info, namespace), str(id))
+    _admin(ctx)
+    return await webhooks.remove(ctx.db, ns, str(id))
 
 
-async def list_webhooks(info: Info, namespace: NamespaceArg) -> list[Webhook]:
-    return [Webhook.of(w) for w in await webhooks.listed(info.context.db,
-                                                           _admin(info, namespace))]
+@scoped
+async def list_webhooks(ctx: Context, ns: Namespace) -> list[Webhook]:
+    _admin(ctx)
+    return [Webhook.of(w) for w in await webhooks.listed(ctx.db, ns)]
+
+
+@strawberry.type
+class Query:
+    webhooks: list[Webhook] = strawberry.field(
+        resolver=list_webhooks,
+        description="Where this namespace's events are POSTed, with each delivery log (admin).")
+
+
+@strawberry.type
+class Mutation:
+    add_webhook: AddedWebhook = strawberry.field(
+        resolver=add_webhook,
+        description="POST this namespace's events (of some kinds) to a URL, signed (admin).")
+    remove_webhook: bool = strawberry.field(
+        resolver=remove_webhook,
+        description="Stop a webhook; its delivery log goes with it (admin).")
+
+
+@strawberry.type
+class Subscription:
+    memory_events = strawberry.subscription(
+        resolver=memory_events,
+        description="A namespace's changes from now on, each once, in the order they happened.")
+    memory_event_batches = strawberry.subscription(
+        resolver=memory_event_batches,
+        description="The same changes, in batches of what arrived together (one message for "
+                    "a large transaction's changes): for listeners that follow busy "
+                    "namespaces.")

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Annotated, TypeAlias
 import strawberry
 from strawberry.dataloader import DataLoader
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Context, Info
-from graphmem.api.fields import resolver, selects
-from graphmem.api.inputs import batch_input
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg
+from graphmem.api.server.context import Context, Info
+from graphmem.api.server.fields import mirror, resolver, selects
+from graphmem.api.server.inputs import batch_input
+from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
 from graphmem.facts import changes as fact_changes
@@ -91,17 +92,8 @@ class Fact:
 
     @classmethod
     def of(cls, f: facts_model.Fact) -> Fact:
-        return cls(id=strawberry.ID(f.id), namespace=f.namespace, subject=f.subject,
-                   predicate=f.predicate, relationship_type=f.predicate.upper(),
-                   object=f.object, object_kind=f.object_kind, text=f.text,
-                   confidence=f.confidence, source=f.source, status=f.status,
-                   valid_from=f.valid_from, valid_to=f.valid_to, recorded_at=f.recorded_at,
-                   stated_valid_from=f.stated_valid_from, stated_valid_to=f.stated_valid_to,
-                   retracted_at=f.retracted_at, asserted_by=f.asserted_by,
-                   ended_by=f.ended_by, reason=f.reason, pinned=f.pinned_at is not None,
-                   pinned_at=f.pinned_at,
-                   pinned_by=f.pinned_by, forgotten_at=f.forgotten_at,
-                   last_used_at=f.last_used_at)
+        return mirror(cls, f, relationship_type=f.predicate.upper(),
+                      pinned=f.pinned_at is not None)
 
     async def _links(self, info: Info) -> provenance.Links:
         ctx, ns = info.context, Namespace(self.namespace)
@@ -176,8 +168,7 @@ class Supersession:
 
     @classmethod
     def of(cls, link: provenance.Link) -> Supersession:
-        return cls(fact=Fact.of(link.fact), strategy=link.strategy, reason=link.reason,
-                   at=link.at, actor=link.actor)
+        return mirror(cls, link, fact=Fact.of(link.fact))
 
 
 @strawberry.type(description="How a fact's status was last decided.")
@@ -240,7 +231,7 @@ class AssertedFact:
 
     @classmethod
     def of(cls, ns: str, asserted: domain.Asserted) -> AssertedFact:
-        return cls(namespace=ns, fact_id=asserted.fact_id, outcome=asserted.outcome)
+        return mirror(cls, asserted, namespace=ns)
 
     @resolver("The stored fact.")
     async def fact(self, info: Info) -> Fact:
@@ -282,21 +273,21 @@ class Provenance:
         return await self.fact.evidence(info)
 
 
+@scoped
 async def assert_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     facts: Annotated[list[FactInput], strawberry.argument(
         description="The batch (up to the server's cap); one transaction.")],
 ) -> list[AssertedFact]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     batch_size(len(facts), ctx.settings.max_batch, "facts")
     done = await domain.assert_facts(ctx.db, ns, [f.to_domain() for f in facts],
                                      asserted_by=ctx.principal.name)
     return [AssertedFact.of(ns, a) for a in done]
 
 
+@scoped
 async def list_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     where: Annotated[FactWhere | None, strawberry.argument(description="Filters.")] = None,
     valid_at: Annotated[datetime | None, strawberry.argument(
         description="World time: facts true at this instant (default: `asOf`, else now).")
@@ -309,8 +300,6 @@ async def list_facts(
                     "validity (unless `validAt`/`asOf` are also given).")] = False,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Fact]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     w = where or FactWhere()
     page = await domain.page(ctx.db, ns, domain.FactFilter(
         subject=w.subject, predicate=w.predicate, object=w.object,
@@ -321,14 +310,13 @@ async def list_facts(
     return to_connection(page, Fact.of)
 
 
+@scoped
 async def fact_provenance(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     fact_id: Annotated[strawberry.ID, strawberry.argument(description="The fact's id.")],
 ) -> Provenance:
     from graphmem.api.summaries import Summary
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     audit = await provenance.of_fact(ctx.db, ns, str(fact_id))
     evidence_loader(ctx, ns).prime(audit.fact.id, audit.evidence)
     return Provenance(fact=Fact.of(audit.fact),
@@ -341,36 +329,33 @@ ReasonArg = Annotated[str, strawberry.argument(description="Why, for the audit t
 FactIdArg = Annotated[strawberry.ID, strawberry.argument(description="The fact's id.")]
 
 
-async def retract_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg,
+@scoped
+async def retract_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg,
                        reason: ReasonArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Fact.of(await fact_changes.retract(ctx.db, ns, str(fact_id), reason,
                                               ctx.principal.name))
 
 
-async def forget_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg,
+@scoped
+async def forget_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg,
                       reason: ReasonArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Fact.of(await fact_changes.forget(ctx.db, ns, str(fact_id), reason,
                                              ctx.principal.name))
 
 
-async def pin_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def pin_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg) -> Fact:
     return Fact.of(await fact_changes.pin(ctx.db, ns, str(fact_id), True, ctx.principal.name))
 
 
-async def unpin_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Fact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def unpin_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg) -> Fact:
     return Fact.of(await fact_changes.pin(ctx.db, ns, str(fact_id), False, ctx.principal.name))
 
 
+@scoped
 async def correct_fact(
-    info: Info, namespace: NamespaceArg, fact_id: FactIdArg, reason: ReasonArg,
+    ctx: Context, ns: Namespace, fact_id: FactIdArg, reason: ReasonArg,
     object: Annotated[str | None, strawberry.argument(
         description="The right object entity's name.")] = None,
     value: Annotated[LiteralInput | None, strawberry.argument(
@@ -379,8 +364,6 @@ async def correct_fact(
         description="Episodes (ids or externalIds) that say so, e.g. the user's own turn; "
                     "graphmem's observation of the correction is evidence too.")] = None,
 ) -> AssertedFact:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     literal = None if value is None else value.to_domain()
     done = await fact_changes.correct(ctx.db, ns, str(fact_id), object, literal, reason,
                                       ctx.principal.name, evidence)
@@ -410,13 +393,53 @@ class Verification:
     checks: list[EvidenceCheck] = strawberry.field(description="Per evidence episode.")
 
 
-async def verify_fact(info: Info, namespace: NamespaceArg, fact_id: FactIdArg) -> Verification:
+@scoped
+async def verify_fact(ctx: Context, ns: Namespace, fact_id: FactIdArg) -> Verification:
     from graphmem.api.episodes import Episode
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await verification.verify(ctx.db, ns, str(fact_id))
     return Verification(
         fact=Fact.of(found.fact), verdict=found.verdict, method=found.method,
         checks=[EvidenceCheck(episode=Episode.of(c.episode), supports=c.supports,
                               matched=c.matched, missing=c.missing) for c in found.checks])
+
+
+@strawberry.type
+class Query:
+    facts: Connection[Fact] = strawberry.field(
+        resolver=list_facts,
+        description="Facts, currently valid and not retracted unless asked otherwise.")
+    provenance: Provenance = strawberry.field(
+        resolver=fact_provenance,
+        description="Why memory believes a fact: evidence, citing summaries, supersession.")
+    verify_fact: Verification = strawberry.field(
+        resolver=verify_fact,
+        description="Check a fact against its evidence episodes: do they still exist, and do "
+                    "they mention what it says?")
+
+
+@strawberry.type
+class Mutation:
+    assert_facts: list[AssertedFact] = strawberry.field(
+        resolver=assert_facts,
+        description="Assert a batch of facts with evidence; a repeat adds evidence, no duplicate.")
+    retract_fact: Fact = strawberry.field(
+        resolver=retract_fact,
+        description="Withdraw a believed fact, with a reason; it stays as history and an "
+                    "observation episode records the change.")
+    forget_fact: Fact = strawberry.field(
+        resolver=forget_fact,
+        description="A user's \"forget this\": the fact is retracted with the reason and "
+                    "unpinned, and extraction, inference, imports and agents may not assert it "
+                    "again (outcome FORGOTTEN); only the user's own statement brings it back.")
+    pin_fact: Fact = strawberry.field(
+        resolver=pin_fact,
+        description="Always remember a believed fact: pruning, retention and erasure of its "
+                    "evidence leave it believed; recall marks it pinned and offers it first.")
+    unpin_fact: Fact = strawberry.field(
+        resolver=unpin_fact, description="Undo `pinFact`.")
+    correct_fact: AssertedFact = strawberry.field(
+        resolver=correct_fact,
+        description="Replace a believed fact's object (source user_correction, same "
+                    "validity); the old fact is superseded, an observation episode is its "
+                    "evidence.")

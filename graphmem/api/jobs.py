@@ -10,11 +10,12 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Context, Info
 from graphmem.api.facts import Fact
-from graphmem.api.fields import resolver
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg
+from graphmem.api.server.context import Context, Info
+from graphmem.api.server.fields import mirror, resolver
+from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
 from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import batch_size, page_size
@@ -36,6 +37,11 @@ strawberry.enum(JobState, description=(
 WaitArg = Annotated[bool, strawberry.argument(
     description="Run it now, in this request, and return it finished (or failed): for "
                 "callers that need the result before answering. Default: queue it.")]
+
+
+# What a job's stats may say, each a field of its own (null when it does not say).
+_STATS = ("producer", "selected", "skipped", "candidates", "facts", "summaries", "llm_calls",
+          "tokens_in", "tokens_out", "cost_usd")
 
 
 @strawberry.type(description="A pipeline job: what it concerns, where it stands, what it did.")
@@ -66,16 +72,7 @@ class Job:
 
     @classmethod
     def of(cls, j: domain.Job) -> Job:
-        s = j.stats
-        return cls(id=strawberry.ID(j.id), namespace=j.namespace, kind=j.kind, state=j.state,
-                   attempts=j.attempts, created_at=j.created_at, not_before=j.not_before,
-                   started_at=j.started_at, finished_at=j.finished_at, session_id=j.session_id,
-                   error=j.error, episodes=j.episodes, producer=s.get("producer"),
-                   selected=s.get("selected"), skipped=s.get("skipped"),
-                   candidates=s.get("candidates"), facts=s.get("facts"),
-                   summaries=s.get("summaries"), llm_calls=s.get("llm_calls"),
-                   tokens_in=s.get("tokens_in"), tokens_out=s.get("tokens_out"),
-                   cost_usd=s.get("cost_usd"))
+        return mirror(cls, j, **{name: j.stats.get(name) for name in _STATS})
 
     @resolver("The facts it wrote (any status now).")
     async def produced_facts(self, info: Info) -> list[Fact]:
@@ -95,67 +92,60 @@ class PipelineSwitches:
 
     @classmethod
     def of(cls, s: switches.Switches) -> PipelineSwitches:
-        return cls(extract=s.extract, summarize=s.summarize, is_default=s.is_default,
-                   updated_at=s.updated_at, updated_by=s.updated_by)
+        return mirror(cls, s)
 
 
+@scoped
 async def list_jobs(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     state: Annotated[JobState | None, strawberry.argument(description="Only this state.")]
     = None,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[Job]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     page = await domain.page(ctx.db, ns, domain.JobState(state) if state else None,
                              page_size(first, ctx.settings.max_page), after)
     return to_connection(page, Job.of)
 
 
-async def job(info: Info, namespace: NamespaceArg,
+@scoped
+async def job(ctx: Context, ns: Namespace,
               id: Annotated[strawberry.ID, strawberry.argument(description="The job's id.")],
               ) -> Job | None:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.by_ids(ctx.db, ns, [str(id)])
     return Job.of(found[str(id)]) if str(id) in found else None
 
 
-async def pipelines(info: Info, namespace: NamespaceArg) -> PipelineSwitches:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def pipelines(ctx: Context, ns: Namespace) -> PipelineSwitches:
     return PipelineSwitches.of(await switches.of_namespace(ctx.db, ns, ctx.settings))
 
 
+@scoped
 async def set_pipelines(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     extract: Annotated[bool | None, strawberry.argument(
         description="Queue extraction for new episodes (null: unchanged).")] = None,
     summarize: Annotated[bool | None, strawberry.argument(
         description="Summarise sessions as they grow (null: unchanged).")] = None,
 ) -> PipelineSwitches:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return PipelineSwitches.of(await switches.set_switches(
         ctx.db, ns, ctx.settings, extract, summarize, ctx.principal.name))
 
 
-async def retry_job(info: Info, namespace: NamespaceArg,
+@scoped
+async def retry_job(ctx: Context, ns: Namespace,
                     id: Annotated[strawberry.ID, strawberry.argument(
                         description="A failed (or backing-off) job.")]) -> Job:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Job.of(await domain.retry(ctx.db, ns, str(id)))
 
 
+@scoped
 async def extract_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     episode_ids: Annotated[list[strawberry.ID], strawberry.argument(
         description="Episodes (ids or externalIds) to extract facts from.")],
     wait: WaitArg = False,
 ) -> Job:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     batch_size(len(episode_ids), ctx.settings.max_batch, "episodeIds")
     found = await episodes.resolve_refs(ctx.db, ns, [str(ref) for ref in episode_ids],
                                         "episodeIds")
@@ -164,15 +154,14 @@ async def extract_facts(
     return await _maybe_run(ctx, ns, queued, wait)
 
 
+@scoped
 async def summarize(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     session_id: Annotated[str | None, strawberry.argument(
         description="The session to summarise; null: a namespace summary over the session "
                     "summaries.")] = None,
     wait: WaitArg = False,
 ) -> Job:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     if session_id is not None:
         if not await summaries.has_session(ctx.db, ns, session_id):
             raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")
@@ -201,3 +190,33 @@ async def _maybe_run(ctx: Context, ns: Namespace, queued: domain.Job, wait: bool
         if settled or time.monotonic() > deadline:
             return Job.of(now)
         await asyncio.sleep(0.05)
+
+
+@strawberry.type
+class Query:
+    jobs: Connection[Job] = strawberry.field(
+        resolver=list_jobs,
+        description="Pipeline jobs (extraction, summaries), newest first.")
+    job: Job | None = strawberry.field(resolver=job,
+                                               description="One pipeline job by id.")
+    pipelines: PipelineSwitches = strawberry.field(
+        resolver=pipelines,
+        description="Whether new episodes are extracted and sessions summarised.")
+
+
+@strawberry.type
+class Mutation:
+    extract_facts: Job = strawberry.field(
+        resolver=extract_facts,
+        description="Extract facts from episodes (LLM if configured, else offline patterns), "
+                    "through conflict resolution; queued, or run now with `wait`.")
+    summarize: Job = strawberry.field(
+        resolver=summarize,
+        description="Summarise a session (folding new episodes into its summary) or, without "
+                    "a session, the namespace's session summaries; queued, or now with `wait`.")
+    set_pipelines: PipelineSwitches = strawberry.field(
+        resolver=set_pipelines,
+        description="Switch extraction and summarisation on or off for new episodes.")
+    retry_job: Job = strawberry.field(
+        resolver=retry_job,
+        description="Queue a failed job again, now, with fresh attempts.")

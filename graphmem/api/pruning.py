@@ -7,9 +7,11 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact
+from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import duration
 from graphmem.facts import store as facts
 from graphmem.governance import pruning as domain
@@ -29,9 +31,7 @@ class PruningPolicy:
 
     @classmethod
     def of(cls, p: domain.Policy) -> PruningPolicy:
-        return cls(min_confidence=p.min_confidence,
-                   unused_for_days=p.unused_for.total_seconds() / 86400,
-                   updated_at=p.updated_at, updated_by=p.updated_by)
+        return mirror(cls, p, unused_for_days=p.unused_for.total_seconds() / 86400)
 
 
 @strawberry.input(description="A pruning policy.")
@@ -48,37 +48,57 @@ class PruneReport:
     facts: list[Fact] = strawberry.field(description=f"The first {LISTED}, oldest first.")
 
 
-async def pruning_policy(info: Info, namespace: NamespaceArg) -> PruningPolicy | None:
-    ctx = info.context
-    found = await domain.policy_of(ctx.db, ctx.namespace(namespace))
+@scoped
+async def pruning_policy(ctx: Context, ns: Namespace) -> PruningPolicy | None:
+    found = await domain.policy_of(ctx.db, ns)
     return PruningPolicy.of(found) if found else None
 
 
+@scoped
 async def set_pruning_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     policy: Annotated[PruningPolicyInput, strawberry.argument(description="The policy.")],
 ) -> PruningPolicy:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     unused_for = duration("unusedForDays", days=policy.unused_for_days)
     return PruningPolicy.of(await domain.set_policy(
         ctx.db, ns, domain.Policy(policy.min_confidence, unused_for), ctx.principal.name))
 
 
-async def remove_pruning_policy(info: Info, namespace: NamespaceArg) -> bool:
-    ctx = info.context
-    await domain.remove_policy(ctx.db, ctx.namespace(namespace))
+@scoped
+async def remove_pruning_policy(ctx: Context, ns: Namespace) -> bool:
+    await domain.remove_policy(ctx.db, ns)
     return True
 
 
+@scoped
 async def prune_facts(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     dry_run: Annotated[bool, strawberry.argument(
         description="Only list what would be pruned.")] = False,
 ) -> PruneReport:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     done = await domain.prune(ctx.db, ns, dry_run, actor=ctx.principal.name)
     listed = await facts.in_order(ctx.db, ns, done.fact_ids[:LISTED])
     return PruneReport(dry_run=dry_run, count=len(done.fact_ids),
                        facts=[Fact.of(f) for f in listed])
+
+
+@strawberry.type
+class Query:
+    pruning_policy: PruningPolicy | None = strawberry.field(
+        resolver=pruning_policy,
+        description="Which facts this namespace lets go of (null: none is set).")
+
+
+@strawberry.type
+class Mutation:
+    set_pruning_policy: PruningPolicy = strawberry.field(
+        resolver=set_pruning_policy,
+        description="Let go of facts nobody needs: believed, unpinned facts below a "
+                    "confidence that no answer returned for so many days are retracted "
+                    "(reason: pruned) by the worker's sweeps, or now with `pruneFacts`.")
+    remove_pruning_policy: bool = strawberry.field(
+        resolver=remove_pruning_policy,
+        description="Remove the namespace's pruning policy.")
+    prune_facts: PruneReport = strawberry.field(
+        resolver=prune_facts,
+        description="Apply the pruning policy now (or list what it would retract, `dryRun`).")

@@ -7,9 +7,11 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.episodes import EpisodeKind, Sensitivity
+from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import duration
 from graphmem.episodes.store import EpisodeKind as DomainKind
 from graphmem.episodes.store import Sensitivity as DomainSensitivity
@@ -37,10 +39,7 @@ class RetentionPolicy:
 
     @classmethod
     def of(cls, p: domain.Policy) -> RetentionPolicy:
-        return cls(kind=p.kind, sensitivity=p.sensitivity,
-                   max_age_days=p.max_age.total_seconds() / 86400, action=p.action,
-                   updated_at=p.updated_at, updated_by=p.updated_by,
-                   keep_searchable=p.keep_searchable)
+        return mirror(cls, p, max_age_days=p.max_age.total_seconds() / 86400)
 
 
 @strawberry.input(description="A retention policy; one per (kind, sensitivity) pair.")
@@ -79,42 +78,38 @@ def _policy(value: RetentionPolicyInput) -> domain.Policy:
         keep_searchable=value.keep_searchable)
 
 
-async def retention_policies(info: Info, namespace: NamespaceArg) -> list[RetentionPolicy]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def retention_policies(ctx: Context, ns: Namespace) -> list[RetentionPolicy]:
     return [RetentionPolicy.of(p) for p in await domain.policies(ctx.db, ns)]
 
 
+@scoped
 async def set_retention_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     policy: Annotated[RetentionPolicyInput, strawberry.argument(description="The policy.")],
 ) -> RetentionPolicy:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return RetentionPolicy.of(await domain.set_policy(ctx.db, ns, _policy(policy),
                                                       ctx.principal.name))
 
 
+@scoped
 async def remove_retention_policy(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     kind: Annotated[EpisodeKind | None, strawberry.argument(description="As set.")] = None,
     sensitivity: Annotated[Sensitivity | None, strawberry.argument(description="As set.")]
     = None,
 ) -> bool:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     await domain.remove_policy(ctx.db, ns, DomainKind(kind) if kind else None,
                                DomainSensitivity(sensitivity) if sensitivity else None)
     return True
 
 
+@scoped
 async def sweep_retention(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     dry_run: Annotated[bool, strawberry.argument(
         description="Only count what would be swept.")] = False,
 ) -> list[RetentionApplied]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     done = await domain.sweep(ctx.db, ns, ctx.settings.retention_orphaned_facts == "retract",
                               dry_run)
     return [RetentionApplied(
@@ -123,3 +118,24 @@ async def sweep_retention(
         episodes_archived=a.episodes_archived, bytes_archived=a.bytes_archived,
         facts_retracted=a.facts_retracted, summaries_stale=a.summaries_stale,
         receipts=a.receipts) for a in done]
+
+
+@strawberry.type
+class Query:
+    retention_policies: list[RetentionPolicy] = strawberry.field(
+        resolver=retention_policies,
+        description="How long this namespace keeps episodes, by kind and sensitivity.")
+
+
+@strawberry.type
+class Mutation:
+    set_retention_policy: RetentionPolicy = strawberry.field(
+        resolver=set_retention_policy,
+        description="Keep episodes of a kind and sensitivity for at most so many days, then "
+                    "delete or redact them (the worker sweeps; `sweepRetention` now).")
+    remove_retention_policy: bool = strawberry.field(
+        resolver=remove_retention_policy,
+        description="Remove the policy for a (kind, sensitivity) pair.")
+    sweep_retention: list[RetentionApplied] = strawberry.field(
+        resolver=sweep_retention,
+        description="Apply this namespace's retention policies now (or count, `dryRun`).")

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.entities import Entity
 from graphmem.api.facts import Fact
+from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.core.time_expressions import TimeRange as DomainTimeRange
 from graphmem.retrieval import recall as recall_domain
 from graphmem.retrieval import search as domain
@@ -57,8 +59,7 @@ class TimeRange:
 
     @classmethod
     def of(cls, found: DomainTimeRange | None) -> TimeRange | None:
-        return None if found is None else cls(start=found.start, end=found.end,
-                                              expression=found.expression)
+        return None if found is None else mirror(cls, found)
 
 
 @strawberry.type(description="Search hits, best first, and what shaped the ranking.")
@@ -75,8 +76,9 @@ class SearchResult:
         description="Everything besides the words that shaped the ranking, in plain words.")
 
 
+@scoped
 async def search(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     query: Annotated[str, strawberry.argument(description="What to look for.")],
     limit: Annotated[int, strawberry.argument(description="At most this many hits (1..100).")
                      ] = 10,
@@ -102,8 +104,6 @@ async def search(
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.search(ctx.db, ns, domain.SearchQuery(
         text=query, limit=limit,
         kinds=tuple(domain.Kind(k) for k in kinds) if kinds else tuple(domain.Kind),
@@ -154,8 +154,9 @@ class RecallResult:
     time_range: TimeRange | None = strawberry.field(description="Time read from the query.")
 
 
+@scoped
 async def recall(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     query: Annotated[str, strawberry.argument(description="The user's message or question.")],
     session_id: Annotated[str | None, strawberry.argument(
         description="The conversation: for its summary, and whom \"I\" stands for (who "
@@ -180,8 +181,6 @@ async def recall(
     from graphmem.api.episodes import Episode
     from graphmem.api.summaries import Summary
 
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     asked = recall_domain.RecallQuery(
         text=query, session_id=session_id, reference_time=reference_time,
         token_budget=token_budget, min_similarity=ctx.settings.vector_min_similarity,
@@ -201,3 +200,16 @@ async def recall(
                          left_out=s.left_out, tokens=s.tokens) for s in found.plan],
         entities=[Entity.of(e) for e in found.entities],
         time_range=TimeRange.of(found.time_range))
+
+
+@strawberry.type
+class Query:
+    search: SearchResult = strawberry.field(
+        resolver=search,
+        description="Hybrid search over episodes, facts, summaries and entities: BM25 per "
+                    "kind, graph expansion, reciprocal rank fusion; each hit says why.")
+    recall: RecallResult = strawberry.field(
+        resolver=recall,
+        description="The layered read for an agent's turn: session summary, current facts "
+                    "about the entities named, episodes when time or detail is asked; within "
+                    "a token budget, with a plan saying which layers ran and why.")

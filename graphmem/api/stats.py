@@ -6,8 +6,9 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
+from graphmem.api.server.context import Context
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.governance import stats as domain
 
 
@@ -30,8 +31,15 @@ class MemoryStats:
         description="When the oldest unfinished job was queued: a stuck queue shows here.")
 
 
-async def memory_stats(info: Info, namespace: NamespaceArg) -> MemoryStats:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
+@scoped
+async def memory_stats(ctx: Context, ns: Namespace) -> MemoryStats:
     stats = await domain.of_namespace(ctx.db, ns)
     return MemoryStats(**stats.__dict__)
+
+
+@strawberry.type
+class Query:
+    memory_stats: MemoryStats = strawberry.field(
+        resolver=memory_stats,
+        description="Counts by kind, stale summaries, open conflicts, pending embeddings, "
+                    "pipeline jobs waiting or failed.")

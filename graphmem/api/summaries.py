@@ -7,8 +7,10 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.arguments import NamespaceArg
-from graphmem.api.context import Info
+from graphmem.api.server.context import Context
+from graphmem.api.server.fields import mirror
+from graphmem.api.server.scope import scoped
+from graphmem.core.namespaces import Namespace
 from graphmem.summaries import store as domain
 
 
@@ -30,10 +32,7 @@ class Summary:
 
     @classmethod
     def of(cls, s: domain.Summary) -> Summary:
-        return cls(id=strawberry.ID(s.id), namespace=s.namespace, session_id=s.session_id,
-                   scope=s.scope, level=s.level, text=s.text, covers_from=s.covers_from,
-                   covers_to=s.covers_to, created_at=s.created_at, stale=s.stale,
-                   producer=s.producer)
+        return mirror(cls, s)
 
 
 @strawberry.input(description="A summary to store, with exactly what it covers and cites.")
@@ -55,20 +54,31 @@ class SummaryInput:
                                  cites=list(self.cites), producer=self.producer)
 
 
+@scoped
 async def write_summary(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     summary: Annotated[SummaryInput, strawberry.argument(description="The summary.")],
 ) -> Summary:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     return Summary.of(await domain.write(ctx.db, ns, summary.to_domain()))
 
 
+@scoped
 async def session_summary(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     session_id: Annotated[str, strawberry.argument(description="The session.")],
 ) -> Summary | None:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     found = await domain.latest(ctx.db, ns, session_id)
     return Summary.of(found) if found else None
+
+
+@strawberry.type
+class Query:
+    summary: Summary | None = strawberry.field(
+        resolver=session_summary, description="The freshest summary of a session.")
+
+
+@strawberry.type
+class Mutation:
+    write_summary: Summary = strawberry.field(
+        resolver=write_summary,
+        description="Store a summary linked to what it covers and cites.")

@@ -7,11 +7,12 @@ from typing import Annotated, TypeAlias
 
 import strawberry
 
-from graphmem.api.arguments import AfterArg, FirstArg, NamespaceArg
-from graphmem.api.context import Info
 from graphmem.api.facts import Fact, load_fact
-from graphmem.api.fields import resolver
-from graphmem.api.pagination import Connection, to_connection
+from graphmem.api.server.arguments import AfterArg, FirstArg
+from graphmem.api.server.context import Context, Info
+from graphmem.api.server.fields import mirror, resolver
+from graphmem.api.server.pagination import Connection, to_connection
+from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
 from graphmem.core.pagination import page_size
 from graphmem.facts import timeline as timeline_domain
@@ -34,8 +35,7 @@ class GraphNode:
 
     @classmethod
     def of(cls, node: domain.Node) -> GraphNode:
-        return cls(id=strawberry.ID(node.id), kind=node.kind, name=node.name, type=node.type,
-                   depth=node.depth)
+        return mirror(cls, node)
 
 
 @strawberry.type(description="A fact edge met on the walk, oriented subject → object.")
@@ -68,8 +68,9 @@ class TimelineEntry:
     fact: Fact = strawberry.field(description="The fact, with its status today.")
 
 
+@scoped
 async def traverse(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     start: Annotated[str, strawberry.argument(name="from",
                                               description="Start entity: name or alias.")],
     depth: Annotated[int, strawberry.argument(description="Hops, 1..4.")] = 2,
@@ -84,8 +85,6 @@ async def traverse(
     limit: Annotated[int, strawberry.argument(
         description=f"At most this many edges (1..{domain.MAX_EDGES}).")] = 200,
 ) -> Traversal:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     walked = await domain.traverse(ctx.db, ns, domain.Walk(
         start=start, depth=depth, predicates=predicates, direction=domain.Direction(direction),
         valid_at=valid_at, include_history=include_history, limit=limit))
@@ -96,17 +95,26 @@ async def traverse(
         truncated=walked.truncated)
 
 
+@scoped
 async def timeline(
-    info: Info, namespace: NamespaceArg,
+    ctx: Context, ns: Namespace,
     entity: Annotated[str, strawberry.argument(description="The entity's name or alias.")],
     include_history: Annotated[bool, strawberry.argument(
         description="Every version, superseded and retracted too (default: the story "
                     "memory believes now).")] = False,
     first: FirstArg = 50, after: AfterArg = None,
 ) -> Connection[TimelineEntry]:
-    ctx = info.context
-    ns = ctx.namespace(namespace)
     page = await timeline_domain.of_entity(ctx.db, ns, entity,
                                            page_size(first, ctx.settings.max_page), after,
                                            include_history)
     return to_connection(page, lambda item: TimelineEntry(at=item[0], fact=Fact.of(item[1])))
+
+
+@strawberry.type
+class Query:
+    traverse: Traversal = strawberry.field(
+        resolver=traverse,
+        description="Walk fact edges breadth-first from an entity (at most 4 hops).")
+    timeline: Connection[TimelineEntry] = strawberry.field(
+        resolver=timeline,
+        description="The facts about an entity in world-time order: its story.")

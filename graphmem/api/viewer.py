@@ -7,7 +7,7 @@ from typing import Annotated
 
 import strawberry
 
-from graphmem.api.context import Info
+from graphmem.api.server.context import Info
 from graphmem.core.pagination import page_size
 from graphmem.governance import namespaces
 
@@ -37,3 +37,10 @@ async def viewer(
                                        page_size(first, ctx.settings.max_page))
     return Viewer(name=who.name, key_id=who.key_id, admin=who.admin, grants=list(who.grants),
                   namespaces=list(listed))
+
+
+@strawberry.type
+class Query:
+    viewer: Viewer = strawberry.field(
+        resolver=viewer,
+        description="The API key in use: its name, grants and the namespaces it may read.")

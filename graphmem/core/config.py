@@ -133,8 +133,9 @@ class Settings(BaseSettings):
     max_query_depth: int = Field(12, gt=0)
     max_query_tokens: int = Field(5000, gt=0)
     max_aliases: int = Field(30, gt=0)
-    # Estimated values an answer could hold (fields times page sizes, see api/cost.py), and
-    # the size of the answer itself: above either, QUERY_TOO_COSTLY.
+    # Estimated values an answer could hold (fields times page sizes, see
+    # api/server/extensions/cost.py), and the size of the answer itself: above either,
+    # QUERY_TOO_COSTLY.
     # 150,000 admits three nested lists under a page of 50 (about 116,000) and refuses the
     # five nested lists under one item that took 6 s and 13 MB on a small graph.
     max_query_cost: int = Field(150_000, gt=0)

@@ -1,9 +1,9 @@
 """The audit log: who changed which namespace's memory, how, when, and how it ended.
 
 One ``(:AuditEvent)`` per mutation field, written in the operation's own transaction or after
-it (``graphmem/api/audit.py`` says when), with the API key's name and id, the request id and
-the outcome (``ok`` or the error code). Never arguments other than the namespace, never
-content. Readable by admin keys only.
+it (``graphmem/api/server/extensions/audit.py`` says when), with the API key's name and id,
+the request id and the outcome (``ok`` or the error code). Never arguments other than the
+namespace, never content. Readable by admin keys only.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 from graphql.error import GraphQLError
 from neo4j.exceptions import ClientError
 
-from graphmem.api.errors import TypedErrors
+from graphmem.api.server.extensions.errors import TypedErrors
 from graphmem.db.database import Database
 
 
@@ -20,7 +20,7 @@ async def test_an_unexpected_neo4j_error_is_logged_by_code_and_place_not_message
         # keys that are no list: the statement fails on them, as a bug in the caller would
         await db.read("search/actors", ns=ns, keys="secret-value")
     wrapped = GraphQLError("boom", path=["search"], original_error=raised.value)
-    with caplog.at_level(logging.ERROR, logger="graphmem.api.errors"):
+    with caplog.at_level(logging.ERROR, logger="graphmem.api.server.extensions.errors"):
         typed = TypedErrors().anonymise_error(wrapped)
     assert typed.extensions == {"code": "INTERNAL"} and typed.message == "internal error"
     logged = " ".join(r.getMessage() for r in caplog.records)

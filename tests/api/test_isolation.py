@@ -9,6 +9,7 @@ does not exist, and writes nothing to B.
 
 from __future__ import annotations
 
+import inspect
 import json
 import uuid
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from graphmem.api.schema import Mutation, Query
+from graphmem.api.schema import Mutation, Query, Subscription
 from graphmem.db.database import Database
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
@@ -38,6 +39,20 @@ def test_every_query_field_is_walked() -> None:
     definition = Query.__strawberry_definition__  # type: ignore[attr-defined]
     fields = {f.python_name for f in definition.fields}
     assert fields == set(WALK) | KEY_ONLY, "add the new field to WALK"
+
+
+def test_every_root_field_naming_a_namespace_checks_it_before_its_resolver() -> None:
+    """Such a field's resolver is ``scoped``: written as ``f(ctx, ns, ...)``, it runs only
+    with a namespace this key may use."""
+    unchecked = []
+    for root in (Query, Mutation, Subscription):
+        for field in root.__strawberry_definition__.fields:  # type: ignore[attr-defined]
+            if not any(a.python_name == "namespace" for a in field.arguments):
+                continue
+            own = getattr(field.base_resolver.wrapped_func, "__wrapped__", None)
+            if own is None or list(inspect.signature(own).parameters)[:2] != ["ctx", "ns"]:
+                unchecked.append(field.python_name)
+    assert not unchecked, f"not scoped: {unchecked}"
 
 
 async def test_a_key_for_a_never_reads_b(client: httpx.AsyncClient, db: Database,

@@ -11,8 +11,8 @@ import pytest
 from graphql import build_schema as graphql_build_schema
 from graphql import parse
 
-from graphmem.api.cost import estimate
 from graphmem.api.schema import build_schema
+from graphmem.api.server.extensions.cost import estimate
 from graphmem.core.config import Settings
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, fact, said

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from graphmem.api.gate import Gate, http_refusal
+from graphmem.api.server.gate import Gate, http_refusal
 from graphmem.core.config import Settings
 from graphmem.core.errors import RateLimited
 from graphmem.db.database import Database

@@ -49,7 +49,7 @@ class Context:
     def namespace(self, raw: str) -> Namespace:
         """Validate a namespace argument and check this key may use it.
 
-        Every resolver's first step."""
+        Every root field's first step (``scope.scoped`` takes it)."""
         return self.principal.authorize(parse_namespace(raw))
 
     def used(self, ns: Namespace, facts: Iterable[str] = (), episodes: Iterable[str] = ()) -> None:

@@ -1,8 +1,10 @@
 """``resolver``: ``@strawberry.field(description=…)`` on a method, with the method's type kept;
-``selects``: what a field's selection asks for."""
+``selects``: what a field's selection asks for; ``mirror``: an API object from a domain one."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -10,6 +12,7 @@ import strawberry
 from strawberry.types import Info
 
 F = TypeVar("F", bound=Callable[..., object])
+T = TypeVar("T")
 
 
 def resolver(description: str) -> Callable[[F], F]:
@@ -26,3 +29,19 @@ def selects(info: Info, names: set[str] | frozenset[str]) -> bool:
                    for s in selections)
 
     return any(any_of(field.selections) for field in info.selected_fields)
+
+
+def mirror(cls: type[T], source: object, **given: object) -> T:
+    """An API type's object made from a domain object, as every ``.of`` makes one: each of
+    ``cls``'s fields (its resolvers aside) from ``source``'s attribute of the same name,
+    except those ``given``. A field neither has fails at once (AttributeError)."""
+    taken = {name: getattr(source, name) for name in _data_fields(cast(type, cls))
+             if name not in given}
+    return cls(**taken, **given)
+
+
+@functools.cache
+def _data_fields(cls: type) -> tuple[str, ...]:
+    """The fields an API type is made with: its own, not its resolvers' (a list of facts
+    made per item: worked out once a type)."""
+    return tuple(f.name for f in dataclasses.fields(cast(Any, cls)) if f.init)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from graphmem.api import browser_guide
+from graphmem.console import browser_guide
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
 from graphmem.episodes.store import EpisodeKind, NewEpisode, record

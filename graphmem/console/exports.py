@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from graphmem.api.gate import Gate, http_refusal
+from graphmem.api.server.gate import Gate, http_refusal
 from graphmem.core.config import Settings
 from graphmem.core.errors import Forbidden, GraphmemError
 from graphmem.core.namespaces import Namespace, parse_namespace

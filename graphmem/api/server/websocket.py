@@ -39,15 +39,15 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.types import (
     SubscribeMessage,
 )
 
-from graphmem.api.context import Context
-from graphmem.api.gate import Gate, Unreadable
+from graphmem.api.server.context import Context
+from graphmem.api.server.gate import Gate, Unreadable
 from graphmem.core.errors import GraphmemError, PayloadTooLarge, Unauthenticated
 from graphmem.security.auth import Principal
 
 if TYPE_CHECKING:
     from strawberry.schema import BaseSchema
 
-    from graphmem.api.http import GraphQLView
+    from graphmem.api.server.http import GraphQLView
 
 # graphql-ws clients send `connection_init` at once; an unauthenticated socket is not kept
 # waiting for it longer than this (strawberry's default is a minute).

@@ -1,4 +1,5 @@
-"""Arguments shared by many fields, described once (agents read these in introspection)."""
+"""Arguments shared by many fields, described once (agents read these in introspection;
+``namespace``, every root field's, is in scope.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ from typing import Annotated
 
 import strawberry
 
-NamespaceArg = Annotated[str, strawberry.argument(
-    description="The namespace (unit of isolation, usually one end user), e.g. `acme/user-42`.")]
 FirstArg = Annotated[int, strawberry.argument(
     description="How many items to return (1..server cap, 200 by default).")]
 AfterArg = Annotated[str | None, strawberry.argument(

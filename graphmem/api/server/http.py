@@ -16,13 +16,13 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.http import GraphQLHTTPResponse
+from strawberry.schema import BaseSchema
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 
-from graphmem.api.context import Context, Subscriptions
-from graphmem.api.gate import Gate, Unreadable, decode_json, http_refusal
-from graphmem.api.schema import build_schema
-from graphmem.api.websocket import SocketAdapter, SocketHandler
+from graphmem.api.server.context import Context, Subscriptions
+from graphmem.api.server.gate import Gate, Unreadable, decode_json, http_refusal
+from graphmem.api.server.websocket import SocketAdapter, SocketHandler
 from graphmem.core.config import Settings
 from graphmem.core.errors import GraphmemError, PayloadTooLarge
 from graphmem.observability.logs import request_id
@@ -34,8 +34,8 @@ class GraphQLView(GraphQL[Context, None]):
     graphql_transport_ws_handler_class = SocketHandler
     websocket_adapter_class = SocketAdapter
 
-    def __init__(self, settings: Settings, gate: Gate) -> None:
-        super().__init__(build_schema(settings), graphql_ide=None,
+    def __init__(self, schema: BaseSchema, settings: Settings, gate: Gate) -> None:
+        super().__init__(schema, graphql_ide=None,
                          subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
                          max_subscriptions_per_connection=settings.max_subscriptions_per_socket)
         self.settings = settings
@@ -187,10 +187,10 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
                     headers=headers)
 
 
-def graphql_routes(settings: Settings, gate: Gate,
+def graphql_routes(schema: BaseSchema, settings: Settings, gate: Gate,
                    ide: ASGIApp | None = None) -> list[BaseRoute]:
     """``/graphql`` over HTTP and over a WebSocket: one schema, one gate."""
-    view = GraphQLView(settings, gate)
+    view = GraphQLView(schema, settings, gate)
     endpoint = GraphQLEndpoint(view, ide if settings.graphiql else None)
     return [Route("/graphql", endpoint, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", view)]

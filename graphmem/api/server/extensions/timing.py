@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from graphql import FieldNode, GraphQLSchema, OperationDefinitionNode
 from strawberry.extensions import SchemaExtension
 
-from graphmem.api.errors import code_of
+from graphmem.api.server.extensions.errors import code_of
 from graphmem.observability import metrics
 
 INVALID = "invalid"

@@ -7,7 +7,7 @@ from typing import Generic, TypeVar
 
 import strawberry
 
-from graphmem.api.fields import resolver
+from graphmem.api.server.fields import resolver
 from graphmem.core.pagination import Page
 
 T = TypeVar("T")
