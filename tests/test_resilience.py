@@ -25,8 +25,6 @@ from graphmem.security.auth import create_key
 from tests.support import ROOT
 from tests.support.client import GraphQLClient
 
-pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
-
 OPERATIONS_PER_CLIENT = 12  # half of them writes of 10 turns, a fifth of those retries
 RECORD = """mutation($ns: String!, $eps: [EpisodeInput!]!) { recordEpisodes(namespace: $ns,
   episodes: $eps) { created duplicates } }"""
@@ -113,6 +111,7 @@ async def faulty_app(settings: Settings, faulty_neo4j: LocalNeo4j) -> AsyncItera
     await db.close()
 
 
+@pytest.mark.own_processes  # bin/test runs it beside the rest (a Neo4j of its own)
 async def test_neo4j_restarting_mid_ingest_loses_nothing(faulty_app: Any,
                                                           faulty_neo4j: LocalNeo4j) -> None:
     app, db, token = faulty_app
