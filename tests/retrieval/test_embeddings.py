@@ -184,27 +184,36 @@ def _close(a: list[float], b: list[float]) -> bool:
     return max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-3
 
 
+async def _leased(db: Database, ns: str, count: int) -> datetime:
+    """``count`` nodes waiting to be embedded, already leased until the time returned, so
+    only claims that see past it (the tests', not the suite's own worker) take them."""
+    later = datetime.now(UTC) + timedelta(hours=1)
+    await db.driver.execute_query(
+        "UNWIND range(1, $count) AS i CREATE (:Fact:EmbedPending {ns: $ns, id: $ns + i, "
+        "text: 'waiting ' + i, embed_lease_until: $later})",
+        {"ns": ns, "count": count, "later": to_native(later)}, database_=db.name)
+    return later
+
+
+async def _claim(db: Database, ns: str, later: datetime) -> set[str]:
+    """What one claim just past ``later`` takes of ``ns``'s nodes (element ids)."""
+    rows = await db.write("embeddings/claim", limit=10_000,
+                          now=to_native(later + timedelta(seconds=1)),
+                          lease_until=to_native(later + timedelta(hours=1)))
+    return {row["element_id"] for row in rows if row["ns"] == ns}
+
+
 async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> None:
     """What keeps several service processes from embedding one node twice (the claim takes
     each node's lock, then re-reads it); a claim given back can be taken at once. The nodes
     are made already leased until ``later``, so only claims that see past it (these, not the
     suite's own worker) take them."""
-    later = datetime.now(UTC) + timedelta(hours=1)
-    await db.driver.execute_query(
-        "UNWIND range(1, 60) AS i CREATE (:Fact:EmbedPending {ns: $ns, id: $ns + i, "
-        "text: 'waiting ' + i, embed_lease_until: $later})",
-        {"ns": ns, "later": to_native(later)}, database_=db.name)
+    later = await _leased(db, ns, 60)
 
-    async def claim() -> set[str]:
-        rows = await db.write("embeddings/claim", limit=10_000,
-                              now=to_native(later + timedelta(seconds=1)),
-                              lease_until=to_native(later + timedelta(hours=1)))
-        return {row["element_id"] for row in rows if row["ns"] == ns}
-
-    first, second = await asyncio.gather(claim(), claim())
+    first, second = await asyncio.gather(_claim(db, ns, later), _claim(db, ns, later))
     assert len(first | second) == 60
     assert not first & second
-    assert not await claim()  # all leased again
+    assert not await _claim(db, ns, later)  # all leased again
     await db.write("embeddings/release", element_ids=sorted(first | second))
     # Given back: none is held to these claims' lease any more (the suite's own worker may
     # take them at once, for its minute, which is the point).
@@ -220,22 +229,12 @@ async def test_a_claim_that_waited_on_another_leaves_what_it_took(db: Database,
     one that gets them second re-reads them, sees them leased, and leaves them. (Made to wait
     by a third transaction holding the nodes' locks until both claims are blocked on them;
     claims that merely follow each other never reach the re-read.)"""
-    later = datetime.now(UTC) + timedelta(hours=1)
-    await db.driver.execute_query(
-        "UNWIND range(1, 20) AS i CREATE (:Fact:EmbedPending {ns: $ns, id: $ns + i, "
-        "text: 'waiting ' + i, embed_lease_until: $later})",
-        {"ns": ns, "later": to_native(later)}, database_=db.name)
-
-    async def claim() -> set[str]:
-        rows = await db.write("embeddings/claim", limit=10_000,
-                              now=to_native(later + timedelta(seconds=1)),
-                              lease_until=to_native(later + timedelta(hours=1)))
-        return {row["element_id"] for row in rows if row["ns"] == ns}
+    later = await _leased(db, ns, 20)
 
     async with db.driver.session(database=db.name) as session:
         holder = await session.begin_transaction()
         await holder.run("MATCH (n:EmbedPending {ns: $ns}) SET n._held = true", ns=ns)
-        claims = [asyncio.create_task(claim()) for _ in range(2)]
+        claims = [asyncio.create_task(_claim(db, ns, later)) for _ in range(2)]
         for _ in range(200):  # until both wait on the holder's locks
             blocked, _, _ = await db.driver.execute_query(
                 "SHOW TRANSACTIONS YIELD status, currentQuery "
