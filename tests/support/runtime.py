@@ -13,14 +13,40 @@ from graphmem.retrieval import embeddings
 
 @contextlib.asynccontextmanager
 async def embedding_paused(app: Starlette) -> AsyncIterator[None]:
-    """The app's embedding worker stops (giving back its claim) until the block ends."""
+    """The app's embedding worker stops (giving back its claim) until the block ends.
+
+    Pauses nest (an app of a test's own inside another's pauses the session app twice): the
+    worker starts again when the outermost ends, once. Restarting it at each end left a second
+    worker running unseen, keyless, setting aside what the next keyed app sealed."""
     runtime = app.state.runtime
-    if runtime._worker is not None:
-        runtime._worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await runtime._worker
+    state = app.state
+    depth: int = getattr(state, "embedding_pauses", 0)
+    if depth == 0:
+        state.embedding_was_running = runtime._worker is not None
+        if runtime._worker is not None:
+            runtime._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await runtime._worker
+            runtime._worker = None
+    state.embedding_pauses = depth + 1
     try:
         yield
     finally:
-        runtime._worker = asyncio.create_task(embeddings.run_worker(
-            runtime.db, runtime.embedder, runtime.settings.embedding_batch_size))
+        state.embedding_pauses -= 1
+        if state.embedding_pauses == 0 and state.embedding_was_running:
+            runtime._worker = asyncio.create_task(embeddings.run_worker(
+                runtime.db, runtime.embedder, runtime.settings.embedding_batch_size))
+
+
+def embedding_workers(app: Starlette) -> int:
+    """How many embedding workers run on the app's database (its own, when not paused: 1)."""
+    db = app.state.runtime.db
+    running = [task for task in asyncio.all_tasks() if not task.done()]
+    return len([task for task in running if _runs_worker_on(task, db)])
+
+
+def _runs_worker_on(task: asyncio.Task[object], db: object) -> bool:
+    coro = task.get_coro()
+    frame = getattr(coro, "cr_frame", None)
+    return getattr(coro, "__qualname__", "") == "run_worker" and frame is not None \
+        and frame.f_locals.get("db") is db
