@@ -25,7 +25,6 @@ from graphmem.api.schema import build_schema
 from graphmem.api.server.gate import Gate
 from graphmem.api.server.http import graphql_routes
 from graphmem.archive import stores as archive_stores
-from graphmem.archive.stores import ArchiveStore
 from graphmem.console import assets, browser_guide
 from graphmem.console import routes as console
 from graphmem.console.exports import export_route
@@ -33,18 +32,17 @@ from graphmem.core.config import Settings, get_settings
 from graphmem.core.errors import GraphmemError
 from graphmem.db import migrations
 from graphmem.db.database import Database, open_database, wait_until_reachable
+from graphmem.equipment import equip
 from graphmem.events import webhooks
 from graphmem.events.feed import Feed
 from graphmem.observability import metrics, tracing
 from graphmem.observability.logs import RequestIds
-from graphmem.observability.tracing import Tracing
 from graphmem.pipelines.worker import Worker, run_workers
 from graphmem.retrieval import background, embeddings, usage
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
 from graphmem.retrieval.usage import UsageLog
-from graphmem.security import encryption, namespace_keys
-from graphmem.security.encryption import Keyring
+from graphmem.security import encryption
 
 log = logging.getLogger(__name__)
 
@@ -114,23 +112,6 @@ def _say_if_assets_missing() -> None:
     if gone := assets.missing():
         log.warning("the console's graph view and GraphiQL will not load: %s missing; %s",
                     ", ".join(gone), assets.MISSING_HINT)
-
-
-def equip(db: Database, keyring: Keyring | None, store: ArchiveStore | None,
-          tracer: Tracing | None = None) -> Database:
-    """``db`` holding what the process's settings give it: the keyring of encryption at rest
-    (with the hook loading a namespace's key, and the migrations' way to read content), the
-    archive store and where its spans go (``tracer``; None: nowhere). Each app, CLI command
-    or test equips its own database, so two in one process share none of them (as two
-    drivers share no configuration); each also has a background process of its own
-    (``background.of``), started on first use."""
-    db = namespace_keys.attach(db, keyring).holding(archive_stores.STORE, store)
-    return db.traced(tracer) if tracer is not None else db
-
-
-def equipped(db: Database, settings: Settings) -> Database:
-    """``db`` equipped as ``settings`` say (the CLI's commands, tests)."""
-    return equip(db, encryption.configured(settings), archive_stores.open_store(settings))
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

@@ -76,7 +76,7 @@ def with_database(work: Callable[[Database], Awaitable[T]], tracer: Tracing | No
     """``work`` on a database equipped as the settings say (its keys, its archive store),
     its spans going to ``tracer`` (None: nowhere)."""
     async def run() -> T:
-        from graphmem.app import equipped
+        from graphmem.equipment import equipped
 
         settings = get_settings()
         db = equipped(await connect(settings), settings)

@@ -81,7 +81,7 @@ def local_neo4j(settings: Settings) -> LocalNeo4j:
 
 @pytest.fixture(scope="session")
 async def db(settings: Settings, local_neo4j: LocalNeo4j) -> AsyncIterator[Database]:
-    from graphmem.app import equipped  # here: a unit test needs neither the app nor its imports
+    from graphmem.equipment import equipped  # here: a unit test needs no database
 
     database = equipped(await connect(settings), settings)  # its keys, its archive store
     await migrations.apply(database)

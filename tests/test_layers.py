@@ -2,6 +2,7 @@
 
     __main__                 the `graphmem` command: runs the CLI (imported only then)
     cli, app                 entry points: the service, the worker, the CLI
+    equipment                a database equipped as the settings say (keys, archive, spans)
     console                  plain HTTP beside /graphql: the console and GraphiQL pages
                              (clients of the GraphQL API), the export stream, the Neo4j
                              Browser guide
@@ -37,9 +38,9 @@ from pathlib import Path
 
 import graphmem
 
-LAYERS = ["__main__", "cli", "app", "console", "api", "pipelines", "portability", "governance",
-          "retrieval", "facts", "archive", "episodes", "summaries", "jobs", "events", "security",
-          "db", "local_neo4j", "observability", "core"]
+LAYERS = ["__main__", "cli", "app", "equipment", "console", "api", "pipelines", "portability",
+          "governance", "retrieval", "facts", "archive", "episodes", "summaries", "jobs", "events",
+          "security", "db", "local_neo4j", "observability", "core"]
 PACKAGE = Path(graphmem.__file__).resolve().parent
 
 
