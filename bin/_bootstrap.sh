@@ -23,8 +23,13 @@ if ! java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])'; then
 fi
 command -v mvn >/dev/null 2>&1 || need_debian_packages+=(maven)
 command -v npm >/dev/null 2>&1 || need_debian_packages+=(npm)
+# What the caller needs only later (bin/test: Chromium) installs beside the Python and npm
+# setup below, unless apt runs now anyway; it is waited for at the end.
+later_debian_pid=""
 if ((${#need_debian_packages[@]})); then
-  debian_install "${need_debian_packages[@]}"
+  debian_install "${need_debian_packages[@]}" ${DEBIAN_ALSO:-}
+elif [[ -n "${DEBIAN_ALSO:-}" ]]; then
+  debian_install $DEBIAN_ALSO & later_debian_pid=$!
 fi
 
 PYTHON="${PYTHON:-python3}"
@@ -77,5 +82,9 @@ if [[ ! -f "$ts_stamp" || "$(cat "$ts_stamp")" != "$ts_want" ]]; then
       echo "$ts_want" > "$ts_stamp"
     fi
   ) 9> .venv/.graphmem-npm-typescript.lock
+fi
+if [[ -n "$later_debian_pid" ]] && ! wait "$later_debian_pid"; then
+  echo "graphmem: could not install $DEBIAN_ALSO" >&2
+  exit 1
 fi
 export PATH="$ROOT/.venv/bin:$PATH"
