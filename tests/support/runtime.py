@@ -18,25 +18,20 @@ async def embedding_paused(app: Starlette) -> AsyncIterator[None]:
     Pauses nest (an app of a test's own inside another's pauses the session app twice): the
     worker starts again when the outermost ends, once. Restarting it at each end left a second
     worker running unseen, keyless, setting aside what the next keyed app sealed."""
-    runtime = app.state.runtime
-    state = app.state
+    runtime, state = app.state.runtime, app.state
     depth: int = getattr(state, "embedding_pauses", 0)
-    if depth == 0:
-        state.embedding_was_running = runtime._worker is not None
-        if runtime._worker is not None:
-            runtime._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await runtime._worker
-            runtime._worker = None
+    if depth == 0 and runtime._worker is not None:  # kept, cancelled: it was running
+        runtime._worker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runtime._worker
     state.embedding_pauses = depth + 1
     try:
         yield
     finally:
         state.embedding_pauses -= 1
-        if state.embedding_pauses == 0 and state.embedding_was_running:
+        if state.embedding_pauses == 0 and runtime._worker is not None:
             runtime._worker = asyncio.create_task(embeddings.run_worker(
                 runtime.db, runtime.embedder, runtime.settings.embedding_batch_size))
-
 
 def embedding_workers(app: Starlette) -> int:
     """How many embedding workers run on the app's database (its own, when not paused: 1)."""
