@@ -280,7 +280,7 @@ async def embedded(db: Database, settings: Settings) -> None:
             lambda texts, background: embed(texts))
         while await embeddings.embed_pending(db, embedder, 64):
             pass
-    while (await db.read("embeddings/pending_count"))[0]["pending"]:
+    while await embeddings.pending_count(db):
         await asyncio.sleep(0.5)
 
 

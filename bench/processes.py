@@ -38,6 +38,7 @@ from common import episodes, fresh_local_neo4j  # noqa: E402  (bench/ is the scr
 from graphmem.core.config import get_settings  # noqa: E402
 from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+from graphmem.retrieval import embeddings  # noqa: E402
 from graphmem.security.auth import create_key  # noqa: E402
 from tests.support.server import serving  # noqa: E402
 
@@ -53,7 +54,7 @@ SETUPS = {"1 process": (1, False), "2 processes": (2, False),
 
 
 async def _drained(db: Database) -> None:
-    while (await db.read("embeddings/pending_count"))[0]["pending"]:
+    while await embeddings.pending_count(db):
         await asyncio.sleep(0.05)
 
 

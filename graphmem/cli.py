@@ -126,7 +126,7 @@ def neo4j_logs(lines: int = typer.Option(50, "--lines", "-n")) -> None:
 
 @schema_app.command("apply")
 def schema_apply() -> None:
-    """Apply pending migrations from cypher/migrations."""
+    """Apply pending migrations from cypher/db/migrations."""
     ensure_neo4j(get_settings())
     done = with_database(migrations.apply)
     typer.echo(f"applied {', '.join(done)}" if done else "schema up to date")
@@ -200,7 +200,7 @@ def reembed() -> None:
 
     async def work(db: Database) -> int:
         await embeddings.reembed(db, embedder)
-        total = (await db.read("embeddings/pending_count"))[0]["pending"]
+        total = await embeddings.pending_count(db)
         with typer.progressbar(length=total, label=f"embedding with {embedder.name}") as bar:
             done = 0
             while step := await embeddings.embed_pending(db, embedder,
@@ -223,7 +223,7 @@ def export_namespace(
 ) -> None:
     """Write a namespace's whole memory as JSON Lines (docs/export-format.md)."""
     from graphmem.core.namespaces import parse_namespace
-    from graphmem.portability.exporting import export
+    from graphmem.portability.exporting import count_nodes, export
     from graphmem.portability.format import line
 
     settings = get_settings()
@@ -231,7 +231,7 @@ def export_namespace(
 
     async def work(db: Database) -> int:
         lines = 0
-        nodes = (await db.read("portability/count_nodes", ns=ns))[0]["nodes"]
+        nodes = await count_nodes(db, ns)
         with contextlib.ExitStack() as stack:
             sink = stack.enter_context(output.open("w", encoding="utf-8")) if output \
                 else sys.stdout
@@ -380,7 +380,9 @@ def _holds_memory(settings: Settings, local: LocalNeo4j) -> bool:
     ensure_neo4j(settings)
 
     async def look(db: Database) -> bool:
-        return bool((await db.read("system/holds_memory"))[0]["holds"])
+        from graphmem.governance import stats
+
+        return await stats.holds_memory(db)
 
     return with_database(look)
 

@@ -105,7 +105,7 @@ async def _embedded(url: str) -> float:
 async def _drained(db: Database) -> None:
     """Until nothing waits for an embedding (a minute at most)."""
     for _ in range(600):
-        if not (await db.read("embeddings/pending_count"))[0]["pending"]:
+        if not (await db.read("retrieval/embeddings/pending_count"))[0]["pending"]:
             return
         await asyncio.sleep(0.1)
     raise AssertionError("the embedding queue did not drain")
@@ -139,7 +139,8 @@ async def test_a_worker_process_embeds_for_serving_processes_that_do_not(
                  for i in range(50)]
         assert "errors" not in (await _post(a, admin_token, RECORD, ns=ns, eps=turns)).json()
         await asyncio.sleep(1)
-        assert (await db.read("embeddings/pending_count"))[0]["pending"] >= 50  # nobody embeds
+        waiting = await db.read("retrieval/embeddings/pending_count")
+        assert waiting[0]["pending"] >= 50  # nobody embeds
         worker = subprocess.Popen([sys.executable, "-m", "graphmem", "worker"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

@@ -1,4 +1,4 @@
-"""A Neo4j Browser guide for exploring a memory graph, built from ``cypher/browser/``.
+"""A Neo4j Browser guide for exploring a memory graph, built from ``cypher/console/browser/``.
 
 Each ``NN_name.cypher`` file there is one slide: its first comment line is the title, the
 other comment lines the explanation, the rest a runnable query. Served at ``/browser/guide``
@@ -53,12 +53,15 @@ class Slide:
     query: str
 
 
+FOLDER = "console/browser"  # under cypher/
+
+
 def slides() -> list[Slide]:
     found = []
-    for path in sorted((cypher_root() / "browser").glob("*.cypher")):
+    for path in sorted((cypher_root() / FOLDER).glob("*.cypher")):
         comments = [line.lstrip()[2:].strip() for line in path.read_text("utf-8").splitlines()
                     if line.lstrip().startswith("//")]
-        name = f"browser/{path.stem}"
+        name = f"{FOLDER}/{path.stem}"
         found.append(Slide(name, comments[0], " ".join(comments[1:]), statement(name)))
     return found
 

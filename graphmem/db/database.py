@@ -317,7 +317,7 @@ class Database:
             async with asyncio.timeout(timeout_s):
                 # No bookmarks: a Neo4j restored from a backup may never reach the
                 # transactions this process saw committed, and would be waited for.
-                await self.driver.execute_query(self._query("system/write_probe"),
+                await self.driver.execute_query(self._query("db/write_probe"),
                                                 database_=self.name, bookmark_manager_=None,
                                                 routing_=RoutingControl.WRITE)
         except (Neo4jError, DriverError, TimeoutError, OSError) as exc:

@@ -31,15 +31,15 @@ TURNS_PAGE = 2_000  # turns read (and their event times written) at a time
 
 async def conversation_search(db: Database) -> None:
     """0012: ``ns_key`` on every indexed node, each session's windows, the Actor nodes."""
-    namespaces = [Namespace(row["ns"]) for row in await db.read("migration_steps/namespaces")]
+    namespaces = [Namespace(row["ns"]) for row in await db.read("db/migration_steps/namespaces")]
     for done, ns in enumerate(namespaces, start=1):
-        row = (await db.write("migration_steps/search_keys", ns=ns))[0]
+        row = (await db.write("db/migration_steps/search_keys", ns=ns))[0]
         sessions = [{"session_id": s, "earliest": to_native(_BEGINNING)}
                     for s in sorted(row["sessions"])]
         if sessions:
             await db.transaction(partial(_relink, ns=ns, sessions=sessions))
         actors = {actor_key(a): a for a in row["actors"] if actor_key(a)}
-        await db.write("migration_steps/actors", ns=ns,
+        await db.write("db/migration_steps/actors", ns=ns,
                        actors=[{"key": k, "name": n} for k, n in sorted(actors.items())])
         log.info("migration 0012: namespace %d of %d indexed for conversation search",
                  done, len(namespaces))
@@ -51,27 +51,27 @@ async def _relink(tx: Tx, ns: Namespace, sessions: list[Row]) -> None:
 
 async def requeue_spoken(db: Database) -> None:
     """0014: episodes with a speaker are embedded again, now with the speaker's name."""
-    await db.run_auto("migration_steps/requeue_spoken")
+    await db.run_auto("db/migration_steps/requeue_spoken")
 
 
 async def event_subjects(db: Database) -> None:
     """0019: events written one node each become nodes of one event."""
-    await db.run_auto("migration_steps/event_subjects")
+    await db.run_auto("db/migration_steps/event_subjects")
 
 
 async def escape_plain_enc(db: Database) -> None:
     """0020: user text that begins with ``enc:`` is escaped, never taken for sealed."""
-    await db.run_auto("migration_steps/escape_plain_enc")
+    await db.run_auto("db/migration_steps/escape_plain_enc")
 
 
 async def mark_change_notes(db: Database) -> None:
     """0022: graphmem's notes of changes written before are marked as notes."""
-    await db.run_auto("migration_steps/mark_change_notes")
+    await db.run_auto("db/migration_steps/mark_change_notes")
 
 
 async def event_times(db: Database) -> None:
     """0023: each turn written before gets the event time its words tell of, if any."""
-    for row in await db.read("migration_steps/namespaces"):
+    for row in await db.read("db/migration_steps/namespaces"):
         await event_times_in(db, Namespace(row["ns"]))
 
 
@@ -79,11 +79,11 @@ async def event_times_in(db: Database, ns: Namespace) -> None:
     """The namespace's key, when keys are per namespace, is loaded by the database's hook
     before each statement that names ``ns`` (namespace_keys.attach)."""
     after, reveal = "", db.get(REVEAL) or _as_stored
-    while page := await db.read("migration_steps/turns_page", ns=ns, after=after,
+    while page := await db.read("db/migration_steps/turns_page", ns=ns, after=after,
                                 limit=TURNS_PAGE):
         told = [t for turn in page if (t := _told(turn, ns, reveal)) is not None]
         if told:
-            await db.write("migration_steps/event_times", ns=ns, told=told)
+            await db.write("db/migration_steps/event_times", ns=ns, told=told)
         after = page[-1]["id"]
 
 

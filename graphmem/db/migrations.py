@@ -1,4 +1,4 @@
-"""Numbered, idempotent schema migrations from ``cypher/migrations``, tracked in the graph.
+"""Numbered, idempotent schema migrations from ``cypher/db/migrations``, tracked in the graph.
 
 Each file ``NNNN_name.cypher`` runs once; ``(:Migration {id, checksum, applied_at})`` records
 it. Editing an applied file is refused: write a new migration instead.
@@ -38,13 +38,13 @@ class MigrationState:
 
 
 def available(directory: Path | None = None) -> list[Migration]:
-    folder = directory or cypher_root() / "migrations"
+    folder = directory or cypher_root() / "db/migrations"
     paths = sorted(folder.glob("[0-9][0-9][0-9][0-9]_*.cypher"))
     return [Migration(path.stem, path) for path in paths]
 
 
 async def status(db: Database, directory: Path | None = None) -> list[MigrationState]:
-    applied = {row["id"]: row["checksum"] for row in await db.read("system/migrations_applied")}
+    applied = {row["id"]: row["checksum"] for row in await db.read("db/migrations_applied")}
     return [
         MigrationState(m.id, m.id in applied, applied.get(m.id, m.checksum) == m.checksum)
         for m in available(directory)
@@ -55,7 +55,7 @@ async def apply(db: Database, directory: Path | None = None) -> list[str]:
     """Apply pending migrations in order; returns the ids applied now (empty when up to date).
     A migration's step may rewrite a whole store: it has the administrative time bound."""
     db = db.admin()
-    applied = {row["id"]: row["checksum"] for row in await db.read("system/migrations_applied")}
+    applied = {row["id"]: row["checksum"] for row in await db.read("db/migrations_applied")}
     done: list[str] = []
     for migration in available(directory):
         if migration.id in applied:
@@ -69,6 +69,6 @@ async def apply(db: Database, directory: Path | None = None) -> list[str]:
             await db.run_schema(text)
         if step := migration_steps.STEPS.get(migration.id):
             await step(db)
-        await db.write("system/migration_record", id=migration.id, checksum=migration.checksum)
+        await db.write("db/migration_record", id=migration.id, checksum=migration.checksum)
         done.append(migration.id)
     return done

@@ -4,6 +4,13 @@ Every statement the service runs lives in a file there, named by its path:
 ``statement("episodes/create")`` is ``cypher/episodes/create.cypher``. Values are always
 ``$parameters``; the files are the only query text, hence ``LiteralString``.
 
+``cypher/`` mirrors the package tree: a statement lives in the folder of the package whose
+modules run it, so its name starts with that package's path (``retrieval/search/find`` is
+run by ``graphmem/retrieval/search/`` only); a folder under it that is no subpackage groups
+a topic (``facts/conflicts/open`` is ``facts``'). A module wanting another package's
+statement calls a function of that package. ``tests/test_statement_ownership.py`` holds
+every module to it.
+
 The write path's statements start with ``CYPHER replan=skip``. Neo4j replans a cached
 statement when the store's statistics have moved far enough, and while a store grows that
 happened in the middle of writes: a 500-episode or 500-fact batch stalled 100–400 ms per

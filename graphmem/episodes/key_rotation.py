@@ -24,7 +24,7 @@ async def rotate(db: Database, progress: Callable[[int], None] | None = None,
         raise ConfigError("GRAPHMEM_ENCRYPTION_KEYS is not set: nothing to encrypt with")
     current = keyring.current_prefix
     total = 0
-    while rows := await db.read("encryption/pending", ns=ns, current=current, limit=BATCH):
+    while rows := await db.read("episodes/encryption/pending", ns=ns, current=current, limit=BATCH):
         sealed = []
         for ns_of_row in sorted({row["episode"]["ns"] for row in rows}):
             await namespace_keys.prepare(db, ns_of_row, create=True)  # its own key, if so set
@@ -39,7 +39,7 @@ async def rotate(db: Database, progress: Callable[[int], None] | None = None,
                                                     ensure_ascii=False), episode.namespace),
                 "context": keyring.seal(context, episode.namespace) if context else None,
                 "content_hash": episode.as_new().content_hash(keyring)})
-        await db.write("encryption/store", rows=sealed)
+        await db.write("episodes/encryption/store", rows=sealed)
         total += len(sealed)
         if progress is not None:
             progress(len(sealed))

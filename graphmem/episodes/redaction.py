@@ -16,7 +16,7 @@ from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Tx
-from graphmem.episodes.store import Episode, by_ids, earliest_per_session, resolve_refs
+from graphmem.episodes.store import Episode, by_ids, relink, resolve_refs
 from graphmem.summaries import store as summaries
 
 PLACEHOLDER = "[redacted]"
@@ -34,6 +34,11 @@ async def redact_episode(db: Database, ns: Namespace, ref: str, reason: str,
     return (await by_ids(db, ns, [episode_id]))[episode_id]
 
 
+async def mark_forgotten(tx: Tx, ns: Namespace, ids: list[str]) -> None:
+    """Episodes a user asked memory to forget (redacted or erased in the same transaction)."""
+    await tx.run("episodes/forget", ns=ns, ids=ids, now=to_native(datetime.now(UTC)))
+
+
 async def redact_in(tx: Tx, ns: Namespace, ids: list[str], reason: str,
                     actor: str | None) -> dict[str, int]:
     """Redact episodes by id inside a running transaction (retention sweeps use it too)."""
@@ -41,7 +46,5 @@ async def redact_in(tx: Tx, ns: Namespace, ids: list[str], reason: str,
                                        WITHDRAWN)
     rows = await tx.run("episodes/redact", ns=ns, ids=ids, placeholder=PLACEHOLDER,
                         reason=reason, actor=actor, now=to_native(datetime.now(UTC)))
-    sessions = earliest_per_session(rows[0]["sessions"])
-    if sessions:  # the neighbours' copies of the redacted text, for search
-        await tx.run("episodes/relink", ns=ns, sessions=sessions)
+    await relink(tx, ns, rows[0]["sessions"])  # the neighbours' copies of the redacted text
     return {"episodes_redacted": int(rows[0]["redacted"]), "summaries_stale": stale}

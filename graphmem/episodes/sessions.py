@@ -31,3 +31,15 @@ async def page(db: Database, ns: Namespace, first: int, after: str | None) -> Pa
                      ephemeral_ttl_s=row.get("ephemeral_ttl_s")) for row in rows]
     return Page([(time_cursor(s.last_at, s.session_id), s) for s in found[:first]],
                 has_next=len(found) > first)
+
+
+async def user_actors(db: Database, ns: Namespace, session_id: str | None, scan: int,
+                      limit: int) -> list[str]:
+    """Who speaks the user's turns, among the newest ``scan`` of a session's (or, with no
+    session, of the namespace's), at most ``limit`` of them."""
+    if session_id is None:
+        rows = await db.read("episodes/user_actors", ns=ns, scan=scan, limit=limit)
+    else:
+        rows = await db.read("episodes/session_user_actors", ns=ns, session_id=session_id,
+                             scan=scan, limit=limit)
+    return [row["actor"] for row in rows]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -246,8 +247,7 @@ async def record_in(tx: Tx, ns: Namespace, batch: list[NewEpisode],
         await tx.run("episodes/create", ns=ns, episodes=rows, actors=actors_of(batch),
                      links=chained.links, windows=chained.windows)
         if chained.relink:
-            await tx.run("episodes/relink", ns=ns, sessions=earliest_per_session(
-                [row for row in rows if row["session_id"] in chained.relink]))
+            await relink(tx, ns, [row for row in rows if row["session_id"] in chained.relink])
         if triggers is not None:
             await enqueue_after_record(tx, ns, rows, triggers, now)
 
@@ -399,7 +399,7 @@ def actors_of(batch: list[NewEpisode]) -> list[Row]:
     return [{"key": key, "name": name} for key, name in sorted(named.items())]
 
 
-def earliest_per_session(rows: list[Row]) -> list[Row]:
+def _earliest_per_session(rows: list[Row]) -> list[Row]:
     """Per session among ``rows`` (session_id, occurred_at): where its chain must be relinked."""
     earliest: dict[str, Any] = {}
     for row in rows:
@@ -407,6 +407,13 @@ def earliest_per_session(rows: list[Row]) -> list[Row]:
         if sid is not None and (sid not in earliest or row["occurred_at"] < earliest[sid]):
             earliest[sid] = row["occurred_at"]
     return [{"session_id": s, "earliest": t} for s, t in sorted(earliest.items())]
+
+
+async def relink(tx: Tx, ns: Namespace, rows: list[Row]) -> None:
+    """Rebuild the chain of each session among ``rows`` (session_id, occurred_at) from its
+    earliest one, with each turn's copies of its neighbours (search context)."""
+    if sessions := _earliest_per_session(rows):
+        await tx.run("episodes/relink", ns=ns, sessions=sessions)
 
 
 async def page(db: Database, ns: Namespace, where: EpisodeFilter, first: int,
@@ -429,8 +436,13 @@ async def page(db: Database, ns: Namespace, where: EpisodeFilter, first: int,
 
 
 async def by_ids(db: Database, ns: Namespace, ids: list[str]) -> dict[str, Episode]:
-    rows = await db.read("episodes/by_ids", ns=ns, ids=ids)
-    return {row["episode"]["id"]: Episode.from_row(row["episode"], db) for row in rows}
+    return {row["id"]: Episode.from_row(row, db) for row in await stored_rows(db.read, ns, ids)}
+
+
+async def stored_rows(read: Callable[..., Awaitable[list[Row]]], ns: Namespace,
+                      ids: list[str]) -> list[Row]:
+    """Episodes by id as stored (content still sealed), read with ``db.read`` or ``tx.run``."""
+    return [row["episode"] for row in await read("episodes/by_ids", ns=ns, ids=ids)]
 
 
 @dataclass(frozen=True)

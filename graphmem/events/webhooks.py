@@ -89,23 +89,23 @@ async def add(db: Database, ns: Namespace, url: str, kinds: list[EventKind],
     """A new webhook and its signing secret (shown this once)."""
     await check_url(url, settings.webhook_allow_private)
     secret = f"whsec_{secrets.token_urlsafe(32)}"
-    rows = await db.write("webhooks/add", ns=ns, id=f"wh_{uuid.uuid4().hex}", url=url,
+    rows = await db.write("events/webhooks/add", ns=ns, id=f"wh_{uuid.uuid4().hex}", url=url,
                           kinds=[k.value for k in kinds or list(EventKind)], secret=secret,
                           now=to_native(datetime.now(UTC)))
     return Webhook.from_row(rows[0]["webhook"]), secret
 
 
 async def remove(db: Database, ns: Namespace, webhook_id: str) -> bool:
-    rows = await db.write("webhooks/remove", ns=ns, id=webhook_id)
+    rows = await db.write("events/webhooks/remove", ns=ns, id=webhook_id)
     return bool(rows and rows[0]["removed"])
 
 
 async def listed(db: Database, ns: Namespace) -> list[Webhook]:
-    return [Webhook.from_row(row) for row in await db.read("webhooks/list", ns=ns)]
+    return [Webhook.from_row(row) for row in await db.read("events/webhooks/list", ns=ns)]
 
 
 async def deliveries(db: Database, ns: Namespace, webhook_id: str, limit: int) -> list[Delivery]:
-    rows = await db.read("webhooks/deliveries", ns=ns, id=webhook_id, limit=limit)
+    rows = await db.read("events/webhooks/deliveries", ns=ns, id=webhook_id, limit=limit)
     return [Delivery.from_row(row) for row in rows]
 
 
@@ -131,13 +131,13 @@ async def deliver_due(db: Database, http: httpx.AsyncClient, settings: Settings,
     """Claim the deliveries that are due (by ``now``, a test's future), send them, record each
     outcome; how many were."""
     now = now or datetime.now(UTC)
-    if not (await db.read("webhooks/due", now=to_native(now)))[0]["due"]:
+    if not (await db.read("events/webhooks/due", now=to_native(now)))[0]["due"]:
         return 0
-    claimed = await db.write("webhooks/claim", now=to_native(now), limit=CLAIM_BATCH,
+    claimed = await db.write("events/webhooks/claim", now=to_native(now), limit=CLAIM_BATCH,
                              lease_until=to_native(now + LEASE))
     outcomes = await asyncio.gather(*(attempt(http, row, settings) for row in claimed))
     if outcomes:
-        await db.write("webhooks/record", outcomes=list(outcomes))
+        await db.write("events/webhooks/record", outcomes=list(outcomes))
     return len(outcomes)
 
 

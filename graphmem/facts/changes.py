@@ -53,6 +53,13 @@ async def forget_in(tx: Tx, ns: Namespace, fact_ids: list[str], reason: str,
     return (await facts.by_ids_in(tx, ns, fact_ids[:1]))[fact_ids[0]]
 
 
+async def learned_only_from(tx: Tx, ns: Namespace, episode_ids: list[str]) -> list[str]:
+    """The believed, unpinned facts whose only evidence is among ``episode_ids`` (episodes
+    already forgotten count as none): what forgetting those episodes lets go of."""
+    rows = await tx.run("facts/learned_only_from", ns=ns, ids=episode_ids)
+    return sorted(rows[0]["orphaned"])
+
+
 async def mark_forgotten(tx: Tx, ns: Namespace, fact_ids: list[str],
                          reason: str | None) -> None:
     """Mark retracted facts forgotten (and unpinned); ``reason`` replaces theirs if given."""

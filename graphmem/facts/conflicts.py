@@ -60,7 +60,7 @@ class Conflict:
 async def page(db: Database, ns: Namespace, status: ConflictStatus | None, first: int,
                after: str | None) -> Page[Conflict]:
     after_t, after_id = after_time_cursor(after)
-    rows = await db.read("conflicts/page", ns=ns, status=status.value if status else None,
+    rows = await db.read("facts/conflicts/page", ns=ns, status=status.value if status else None,
                          limit=first + 1, after_t=to_native(after_t), after_id=after_id)
     found = [Conflict.from_row(row["conflict"], row["candidates"]) for row in rows]
     return Page([(c.cursor, c) for c in found[:first]], has_next=len(found) > first)
@@ -89,7 +89,7 @@ async def _resolve(tx: Tx, ns: Namespace, conflict_id: str, keep: str, reason: s
     now = datetime.now(UTC)
     decided = resolution.settle(believed.pop(keep), list(believed.values()), reason)
     # Close this conflict first: the plan may open a new one for what still clashes.
-    await tx.run("conflicts/resolve", ns=ns, id=conflict_id, keep=keep, reason=reason,
+    await tx.run("facts/conflicts/resolve", ns=ns, id=conflict_id, keep=keep, reason=reason,
                  actor=actor, now=to_native(now))
     await outbox.emit(tx, ns, EventKind.CONFLICT_RESOLVED, [conflict_id], now)
     await resolution_store.write_plan(tx, ns, decided, [], actor, now, settle=False)
@@ -98,7 +98,7 @@ async def _resolve(tx: Tx, ns: Namespace, conflict_id: str, keep: str, reason: s
 
 
 async def _load(tx: Tx, ns: Namespace, conflict_id: str) -> tuple[Conflict, list[Row]]:
-    rows = await tx.run("conflicts/by_id", ns=ns, id=conflict_id)
+    rows = await tx.run("facts/conflicts/by_id", ns=ns, id=conflict_id)
     if not rows:
         raise NotFound(f"no conflict {conflict_id!r} in this namespace", field="conflictId")
     return Conflict.from_row(rows[0]["conflict"], rows[0]["candidates"]), rows[0]["candidates"]

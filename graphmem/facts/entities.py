@@ -62,7 +62,7 @@ async def resolve(tx: Tx, ns: Namespace, names: dict[str, str | None]) -> dict[s
         return {}
     keys = {name: entity_key(name) for name in names}
     rows = await tx.run(
-        "entities/resolve", ns=ns, now=datetime.now(UTC),
+        "facts/entities/resolve", ns=ns, now=datetime.now(UTC),
         names=[{"key": keys[n], "name": n, "type": t} for n, t in sorted(names.items())])
     ids = {row["key"]: row["id"] for row in rows}
     return {name: ids[key] for name, key in keys.items()}
@@ -75,14 +75,28 @@ async def lock(tx: Tx, ns: Namespace, ids: list[str]) -> None:
     The rule every write follows: a change to a fact locks the entities at both its ends, so
     an entity's ``write_version`` moves whenever any of its facts does (caches key on it)."""
     wanted = sorted(set(ids))
-    rows = await tx.run("entities/lock", ns=ns, ids=wanted)
+    rows = await tx.run("facts/entities/lock", ns=ns, ids=wanted)
     if rows[0]["locked"] < len(wanted):
         raise ConcurrentChange("an entity was merged by a concurrent write; retry")
 
 
+async def linked(db: Database, ns: Namespace, keys: list[str]) -> list[tuple[Entity, int]]:
+    """The entities named or aliased by ``keys``, each with its version (the cache key of
+    its facts)."""
+    rows = await db.read("facts/entities/link", ns=ns, keys=keys)
+    return [(Entity.from_row(row["entity"], row["aliases"]), row["version"]) for row in rows]
+
+
 async def by_name(db: Database, ns: Namespace, name: str) -> Entity | None:
-    rows = await db.read("entities/by_name", ns=ns, key=entity_key(name))
+    rows = await db.read("facts/entities/by_name", ns=ns, key=entity_key(name))
     return Entity.from_row(rows[0]["entity"], rows[0]["aliases"]) if rows else None
+
+
+async def add_alias_in(tx: Tx, ns: Namespace, entity_id: str, alias: str) -> bool:
+    """Make ``alias`` (a clean name) resolve to the entity, in a running transaction; False,
+    and nothing changed, when it already names another entity."""
+    return bool(await tx.run("facts/entities/add_alias", ns=ns, id=entity_id,
+                             key=entity_key(alias), name=alias, now=datetime.now(UTC)))
 
 
 async def add_alias(db: Database, ns: Namespace, name: str, alias: str) -> Entity:
@@ -91,7 +105,7 @@ async def add_alias(db: Database, ns: Namespace, name: str, alias: str) -> Entit
     entity = await by_name(db, ns, name)
     if entity is None:
         raise NotFound(f"no entity named {name!r}", field="name")
-    rows = await db.write("entities/add_alias", ns=ns, id=entity.id, key=entity_key(alias),
+    rows = await db.write("facts/entities/add_alias", ns=ns, id=entity.id, key=entity_key(alias),
                           name=alias, now=datetime.now(UTC))
     if not rows:
         raise InvalidInput(f"{alias!r} already names another entity: to make the two one, "

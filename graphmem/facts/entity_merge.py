@@ -51,19 +51,19 @@ async def _merge(tx: Tx, ns: Namespace, into_name: str, merged_name: str,
         raise InvalidInput(f"{merged_name!r} and {into_name!r} are already one entity",
                            field="from")
     # Every entity sharing a fact with either changes too (names, identities, statuses).
-    neighbours = [row["id"] for row in await tx.run("entities/neighbours", ns=ns,
+    neighbours = [row["id"] for row in await tx.run("facts/entities/neighbours", ns=ns,
                                                     ids=[into.id, merged.id])]
     await entities.lock(tx, ns, [into.id, merged.id, *neighbours])
     now = datetime.now(UTC)
     why = reason or f"merged {merged.name!r} into {into.name!r}"
     merge_id = f"merge_{uuid.uuid4().hex}"
-    moved = (await tx.run("entities/merge_move", ns=ns, into_id=into.id, from_id=merged.id,
+    moved = (await tx.run("facts/entities/merge_move", ns=ns, into_id=into.id, from_id=merged.id,
                           merge_id=merge_id, now=to_native(now), actor=actor, reason=why))[0]
-    rows = await tx.run("entities/merge_facts", ns=ns, into_id=into.id)
+    rows = await tx.run("facts/entities/merge_facts", ns=ns, into_id=into.id)
     for row in rows:
         row["identity"] = facts.identity(row["subject_id"], row["predicate"], row["object_id"])
     decided, folds = _fold_duplicates(rows, f"duplicate after merge: {why}")
-    await tx.run("entities/merge_fold", ns=ns, folds=folds, identities=[
+    await tx.run("facts/entities/merge_fold", ns=ns, folds=folds, identities=[
         {"id": r["id"], "identity": r["identity"]} for r in rows
         if r["identity"] != r["stored_identity"]])
     await _dispute_clashes(tx, ns, into.id, rows, decided)
@@ -75,7 +75,7 @@ async def _merge(tx: Tx, ns: Namespace, into_name: str, merged_name: str,
 
 
 async def _find(tx: Tx, ns: Namespace, name: str, field: str) -> Entity:
-    rows = await tx.run("entities/by_name", ns=ns, key=entities.entity_key(name))
+    rows = await tx.run("facts/entities/by_name", ns=ns, key=entities.entity_key(name))
     if not rows:
         raise NotFound(f"no entity named {name!r}", field=field)
     return Entity.from_row(rows[0]["entity"], rows[0]["aliases"])

@@ -37,7 +37,7 @@ async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list
             for r in level])
     disputes = {f"conflict_{uuid.uuid4().hex}": ids for ids in decided.disputes if len(ids) > 1}
     if disputes:
-        await tx.run("conflicts/open", ns=ns, now=at, conflicts=[
+        await tx.run("facts/conflicts/open", ns=ns, now=at, conflicts=[
             {"id": conflict_id, "fact_ids": ids} for conflict_id, ids in disputes.items()])
         await outbox.emit(tx, ns, EventKind.CONFLICT_OPENED, disputes, now)
     if decided.restatements:
@@ -63,7 +63,7 @@ async def write_plan(tx: Tx, ns: Namespace, decided: resolution.Plan, rows: list
 async def settle_orphaned(tx: Tx, ns: Namespace, now: datetime) -> None:
     """Close the open conflicts whose candidates no longer clash, and release the facts no
     open conflict holds (after a supersession, retraction, erasure or resolution)."""
-    rows = await tx.run("conflicts/settle_orphaned", ns=ns, now=to_native(now))
+    rows = await tx.run("facts/conflicts/settle_orphaned", ns=ns, now=to_native(now))
     await outbox.emit(tx, ns, EventKind.CONFLICT_RESOLVED, rows[0]["closed"], now)
 
 

@@ -54,7 +54,7 @@ def default_for(predicate: str) -> Policy:
 
 async def for_predicates(tx: Tx, ns: Namespace, predicates: list[str]) -> dict[str, Policy]:
     """The policy in force for each predicate (namespace override, else default)."""
-    rows = await tx.run("policies/for_predicates", ns=ns, predicates=sorted(set(predicates)))
+    rows = await tx.run("facts/policies/for_predicates", ns=ns, predicates=sorted(set(predicates)))
     found = {row["policy"]["predicate"]: from_row(row["policy"]) for row in rows}
     return {p: found.get(p) or default_for(p) for p in predicates}
 
@@ -65,7 +65,7 @@ async def set_policy(db: Database, ns: Namespace, predicate: str, cardinality: C
     facts already resolved keep their history."""
     predicate = normalise_predicate(predicate)
     relationship_type(predicate)  # the same validation as a fact's predicate
-    rows = await db.write("policies/set", ns=ns, predicate=predicate,
+    rows = await db.write("facts/policies/set", ns=ns, predicate=predicate,
                           cardinality=cardinality.value, strategy=strategy.value,
                           actor=actor, now=datetime.now(UTC))
     return from_row(rows[0]["policy"])
@@ -73,7 +73,7 @@ async def set_policy(db: Database, ns: Namespace, predicate: str, cardinality: C
 
 async def list_policies(db: Database, ns: Namespace) -> list[Policy]:
     """The defaults merged with this namespace's overrides, by predicate."""
-    rows = await db.read("policies/list", ns=ns)
+    rows = await db.read("facts/policies/list", ns=ns)
     overrides = {row["policy"]["predicate"]: from_row(row["policy"]) for row in rows}
     merged = DEFAULTS | overrides
     return [merged[p] for p in sorted(merged)]

@@ -116,7 +116,16 @@ async def facts_about(db: Database, ns: Namespace, entity_ids: list[str],
     return [(outgoing[e], incoming[e]) for e in entity_ids]
 
 
+async def recent_evidence(db: Database, ns: Namespace, fact_ids: list[str],
+                          per_fact: int) -> dict[str, str]:
+    """The words of the turns each fact was learned from (its newest ``per_fact``)."""
+    rows = await db.read("facts/recent_evidence", ns=ns, fact_ids=fact_ids, per_fact=per_fact)
+    return {row["fact_id"]: " ".join(e["quote"] or Episode.from_row(e["episode"], db).content
+                                     for e in row["evidence"])
+            for row in rows if row["evidence"]}
+
+
 async def produced_facts(db: Database, ns: Namespace, ids: list[str]) -> list[list[Fact]]:
     """The facts each pipeline job (by id) produced."""
-    rows = await db.read("jobs/produced", ns=ns, ids=ids)
+    rows = await db.read("facts/of_jobs", ns=ns, ids=ids)
     return group_rows(rows, ids, "job_id", lambda row: Fact.from_row(row["fact"]))

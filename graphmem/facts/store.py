@@ -326,6 +326,18 @@ async def in_order(db: Database, ns: Namespace, ids: list[str]) -> list[Fact]:
     return [found[i] for i in ids]
 
 
+async def pinned(db: Database, ns: Namespace, at: datetime, limit: int) -> list[Fact]:
+    """The pinned facts believed at ``at``, at most ``limit``."""
+    rows = await db.read("facts/pinned", ns=ns, now=at, limit=limit)
+    return [Fact.from_row(row) for row in rows]
+
+
+async def vectors(db: Database, ns: Namespace, ids: list[str]) -> dict[str, list[float]]:
+    """The embeddings the worker stored for these facts (facts still waiting have none)."""
+    rows = await db.read("facts/vectors", ns=ns, ids=ids)
+    return {row["id"]: row["embedding"] for row in rows}
+
+
 async def by_ids_in(tx: Tx, ns: Namespace, ids: list[str]) -> dict[str, Fact]:
     """The same, inside a running transaction (reading its own writes)."""
     rows = await tx.run("facts/by_ids", ns=ns, ids=ids)

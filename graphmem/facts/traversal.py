@@ -82,7 +82,7 @@ async def traverse(db: Database, ns: Namespace, walk: Walk) -> Traversal:
         if not frontier:
             break
         rows = await db.read(
-            "traversal/hop", ns=ns, frontier=frontier, direction=walk.direction.value,
+            "facts/traversal/hop", ns=ns, frontier=frontier, direction=walk.direction.value,
             types=types, statuses=[s.value for s in statuses],
             valid_at=to_native(valid_at), seen_facts=list(edges),
             limit=walk.limit - len(edges) + 1)

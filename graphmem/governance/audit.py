@@ -40,13 +40,13 @@ class AuditEvent:
 async def record(db: Database, events: list[dict[str, str | None]]) -> None:
     """Write events, one statement per namespace (every statement is scoped to one)."""
     for ns, params in _per_namespace(events):
-        await db.write("audit/record", ns=ns, **params)
+        await db.write("governance/audit/record", ns=ns, **params)
 
 
 async def record_in(tx: Tx, events: list[dict[str, str | None]]) -> None:
     """The same, inside the transaction that makes the change they record."""
     for ns, params in _per_namespace(events):
-        await tx.run("audit/record", ns=ns, **params)
+        await tx.run("governance/audit/record", ns=ns, **params)
 
 
 def _per_namespace(events: list[dict[str, str | None]]) -> Iterator[tuple[str, Row]]:
@@ -59,8 +59,8 @@ def _per_namespace(events: list[dict[str, str | None]]) -> Iterator[tuple[str, R
 async def page(db: Database, ns: Namespace, first: int,
                after: str | None) -> Page[AuditEvent]:
     after_t, after_id = after_time_cursor(after)
-    rows = await db.read("audit/page", ns=ns, limit=first + 1, after_t=to_native(after_t),
-                         after_id=after_id)
+    rows = await db.read("governance/audit/page", ns=ns, limit=first + 1,
+                         after_t=to_native(after_t), after_id=after_id)
     found = [AuditEvent.from_row(row["event"]) for row in rows]
     return Page([(time_cursor(e.at, e.id), e) for e in found[:first]],
                 has_next=len(found) > first)

@@ -60,7 +60,7 @@ async def mark(db: Database, ns: Namespace, session_id: str, idle_ttl: timedelta
                            "days", field="idleMinutes")
 
     async def write(tx: Tx) -> Row:
-        row = (await tx.run("sessions/mark_ephemeral", ns=ns, session_id=session_id,
+        row = (await tx.run("governance/sessions/mark_ephemeral", ns=ns, session_id=session_id,
                             ttl_s=idle_ttl.total_seconds(),
                             now=to_native(now or datetime.now(UTC))))[0]
         if row["closed"]:
@@ -73,7 +73,7 @@ async def mark(db: Database, ns: Namespace, session_id: str, idle_ttl: timedelta
 async def close(db: Database, ns: Namespace, session_id: str, actor: str | None,
                 cache: FactCache | None = None) -> erasure.Receipt:
     """The conversation is over: erase the ephemeral session now."""
-    rows = await db.read("sessions/get", ns=ns, session_id=session_id)
+    rows = await db.read("governance/sessions/get", ns=ns, session_id=session_id)
     if not rows:
         raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")
     if SessionState.from_row(rows[0]["session"]).ephemeral_ttl is None:
@@ -87,7 +87,7 @@ async def expire_idle(db: Database, now: datetime | None = None,
     """The worker's sweep: erase every ephemeral session idle past its time to live."""
     receipts = []
     now = now or datetime.now(UTC)
-    due = await db.read("sessions/idle_ephemeral", now=to_native(now), limit=SWEEP_LIMIT)
+    due = await db.read("governance/sessions/idle_ephemeral", now=to_native(now), limit=SWEEP_LIMIT)
     for row in due:
         try:
             receipts.append(await erasure.erase_session(db, Namespace(row["ns"]),

@@ -27,7 +27,7 @@ from graphmem.core.namespaces import Namespace, lucene_key
 from graphmem.core.timeutil import maybe_datetime, to_native
 from graphmem.db.database import Database, Tx
 from graphmem.db.slots import Slot
-from graphmem.episodes.store import earliest_per_session, resolve_refs
+from graphmem.episodes.store import relink, resolve_refs
 from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
 from graphmem.facts import entities, plan_writer
@@ -76,7 +76,7 @@ async def digest(db: Database, ns: str) -> str:
 
 
 async def _secret(db: Database) -> bytes:
-    row = (await db.write("system/erasure_secret", candidate=secrets.token_hex(32)))[0]
+    row = (await db.write("governance/erasure/secret", candidate=secrets.token_hex(32)))[0]
     return bytes.fromhex(row["secret"])
 
 
@@ -98,7 +98,7 @@ async def erase_episodes(db: Database, ns: Namespace, refs: list[str], actor: st
     ids = counts.pop("_ids")
     probes = _probes(db, ns, counts.pop("_contents"))
     archived = await _drop_archived(db, ns, counts.pop("_archived"))
-    left = (await db.read("erasure/episodes_remaining", ns=ns, ids=ids))[0]
+    left = (await db.read("governance/erasure/episodes_remaining", ns=ns, ids=ids))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "episodes", requested,
                       datetime.now(UTC), counts, left["nodes"] + archived,
                       await _copies(db, ns, probes, None))
@@ -114,17 +114,15 @@ async def _erase_episodes(tx: Tx, ns: Namespace, refs: list[str], actor: str | N
     ids = sorted({e.id for e in found.values()})
     if before is not None:
         await before(tx, ids)
-    plan = (await tx.run("erasure/episodes_plan", ns=ns, ids=ids))[0]
+    plan = (await tx.run("governance/erasure/episodes_plan", ns=ns, ids=ids))[0]
     await entities.lock(tx, ns, [i for i in plan["entities"] if i])
     now = datetime.now(UTC)
     stale = await summaries.mark_stale(tx, ns, ids, "a covered episode was erased", WITHDRAWN)
     orphaned = [i for i in plan["orphaned"] if i] if retract_orphans else []
-    done = (await tx.run("erasure/episodes_delete", ns=ns, ids=ids, now=to_native(now),
+    done = (await tx.run("governance/erasure/episodes_delete", ns=ns, ids=ids, now=to_native(now),
                          actor=actor, orphaned=orphaned,
                          speakers=_speakers(plan["actors"])))[0]
-    sessions = earliest_per_session(plan["sessions"])
-    if sessions:
-        await tx.run("episodes/relink", ns=ns, sessions=sessions)
+    await relink(tx, ns, plan["sessions"])
     await outbox.emit(tx, ns, EventKind.FACT_RETRACTED, orphaned, now)
     if done["retracted"]:
         await plan_writer.settle_orphaned(tx, ns, now)
@@ -186,7 +184,7 @@ async def _erase_subject(tx: Tx, ns: Namespace, entity: entities.Entity, with_ep
     await entities.lock(tx, ns, [entity.id, *subject["other_entities"]])
     stale = await summaries.mark_stale(tx, ns, plan.changed_ids, "what it covered was erased",
                                        WITHDRAWN)
-    done = (await tx.run("erasure/subject_delete", ns=ns, id=entity.id,
+    done = (await tx.run("governance/erasure/subject_delete", ns=ns, id=entity.id,
                          facts=subject["facts"], others=subject["others"],
                          other_entities=subject["other_entities"]))[0]
     counts: dict[str, Any] = {**done, "summaries_stale": stale, "_archived": []}
@@ -212,11 +210,9 @@ async def _rewrite_mentions(tx: Tx, ns: Namespace, plan: subject_plan.SubjectPla
     rows += [{**mentions.restored(m), "redacted": False} for m in plan.restore]
     if not rows:
         return {"mentions_redacted": 0, "archived_restored": 0}
-    done = (await tx.run("erasure/mentions_rewrite", ns=ns, rows=rows, actor=actor,
+    done = (await tx.run("governance/erasure/mentions_rewrite", ns=ns, rows=rows, actor=actor,
                          now=to_native(datetime.now(UTC))))[0]
-    sessions = earliest_per_session(done["sessions"])
-    if sessions:  # the neighbours' copies of what was said, for search
-        await tx.run("episodes/relink", ns=ns, sessions=sessions)
+    await relink(tx, ns, done["sessions"])  # the neighbours' copies of what was said
     moved = [m for m in [*plan.redact, *plan.restore] if m.row.get("archive_key")]
     return {"mentions_redacted": len(plan.redact), "archived_restored": len(plan.restore),
             "_archived": [m.row["archive_key"] for m in moved]}
@@ -257,7 +253,7 @@ async def _copies(db: Database, ns: Namespace, probes: list[str],
                   episode_kinds: list[str] | None) -> int:
     if not probes:
         return 0
-    rows = await db.read("erasure/copies_remaining", ns=ns, probes=probes,
+    rows = await db.read("governance/erasure/copies_remaining", ns=ns, probes=probes,
                          episode_kinds=episode_kinds)
     return int(rows[0]["copies"])
 
@@ -268,8 +264,9 @@ async def _tombstone(db: Database, ns: Namespace, receipt: Receipt, actor: str |
     ns_digest = await digest(db, ns)
 
     async def write(tx: Tx) -> None:
-        await tx.run("erasure/receipt", id=receipt.id, scope=receipt.scope, ns_digest=ns_digest,
-                     requested_at=receipt.requested_at, completed_at=receipt.completed_at,
+        await tx.run("governance/erasure/receipt", id=receipt.id, scope=receipt.scope,
+                     ns_digest=ns_digest, requested_at=receipt.requested_at,
+                     completed_at=receipt.completed_at,
                      counts=json.dumps(receipt.counts, sort_keys=True),
                      verified=receipt.verified, actor=actor)
         if receipt.scope != "namespace":
@@ -293,8 +290,8 @@ async def erase_session(db: Database, ns: Namespace, session_id: str, actor: str
     archived = await _drop_archived(db, ns, counts.pop("_archived"))
     if cache is not None:
         cache.forget(ns)
-    left = (await db.read("erasure/session_remaining", ns=ns, session_id=session_id, ids=ids,
-                          facts=facts))[0]
+    left = (await db.read("governance/erasure/session_remaining", ns=ns, session_id=session_id,
+                          ids=ids, facts=facts))[0]
     receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "session", requested, datetime.now(UTC),
                       counts, left["nodes"] + archived,
                       await _copies(db, ns, _probes(db, ns, probes), None))
@@ -304,7 +301,7 @@ async def erase_session(db: Database, ns: Namespace, session_id: str, actor: str
 
 async def _erase_session(tx: Tx, ns: Namespace, session_id: str, actor: str | None,
                          now: datetime, idle_at: datetime | None) -> dict[str, Any]:
-    rows = await tx.run("erasure/session_plan", ns=ns, session_id=session_id,
+    rows = await tx.run("governance/erasure/session_plan", ns=ns, session_id=session_id,
                         now=to_native(now))
     if not rows:
         raise NotFound(f"no session {session_id!r} in this namespace", field="sessionId")
@@ -322,7 +319,7 @@ async def _erase_session(tx: Tx, ns: Namespace, session_id: str, actor: str | No
         counts["facts_retracted"] = cascade["facts_retracted"]
         counts["_archived"] = cascade["_archived"]
         counts.update({k: v for k, v in cascade.items() if k == "speakers"})
-    done = (await tx.run("erasure/session_delete", ns=ns, session_id=session_id,
+    done = (await tx.run("governance/erasure/session_delete", ns=ns, session_id=session_id,
                          facts=plan["facts"], summaries=plan["summaries"],
                          entities=plan["entities"], values=plan["values"],
                          now=to_native(now)))[0]
@@ -332,7 +329,8 @@ async def _erase_session(tx: Tx, ns: Namespace, session_id: str, actor: str | No
 
 
 def _idle(plan: dict[str, Any], at: datetime) -> bool:
-    """The sweep's rule (sessions/idle_ephemeral), read again under the session's lock."""
+    """The sweep's rule (governance/sessions/idle_ephemeral), read again under the session's
+    lock."""
     last, ttl_s = maybe_datetime(plan["updated_at"]), plan["ttl_s"]
     return last is not None and ttl_s is not None and last + timedelta(seconds=ttl_s) < at
 
@@ -347,14 +345,14 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
     while True:  # bounded transactions, so a large namespace never needs one huge one
         # A batch deletes up to BATCH nodes of every kind, with their relationships: it has
         # the administrative time bound, not a request's.
-        done = (await db.admin().write("erasure/namespace_batch", ns=ns, batch=BATCH))[0]
+        done = (await db.admin().write("governance/erasure/namespace_batch", ns=ns, batch=BATCH))[0]
         for kind, n in done.items():
             counts[kind] = counts.get(kind, 0) + n
         if not any(done.values()):
             break
     if cache is not None:
         cache.forget(ns)
-    await db.write("erasure/pseudonymise_audit", ns=ns, digest=await digest(db, ns))
+    await db.write("governance/erasure/pseudonymise_audit", ns=ns, digest=await digest(db, ns))
     store = archive_stores.active(db)
     if store is not None:
         objects = await tiering.objects_of(store, ns)
@@ -372,7 +370,7 @@ async def erase_namespace(db: Database, ns: Namespace, confirm: str, actor: str 
 async def namespace_remaining(db: Database, ns: Namespace) -> tuple[int, int]:
     """(nodes, searchable texts) the namespace still holds: what a namespace receipt
     reports, 0 and 0 once erased."""
-    left = (await db.read("erasure/namespace_remaining", ns=ns,
+    left = (await db.read("governance/erasure/namespace_remaining", ns=ns,
                           lucene=f"ns_key:{lucene_key(ns)}"))[0]
     return left["nodes"], left["searchable"]
 
@@ -382,5 +380,6 @@ async def subject_remaining(db: Database, ns: Namespace,
     """(nodes, names that still resolve) of an entity: its node, and its name or any alias
     still leading to an entity. What a subject receipt reports, 0 and 0 once erased."""
     keys = [entity.key, *map(entities.entity_key, entity.aliases)]
-    left = (await db.read("erasure/subject_remaining", ns=ns, id=entity.id, keys=keys))[0]
+    left = (await db.read("governance/erasure/subject_remaining", ns=ns, id=entity.id,
+                          keys=keys))[0]
     return left["nodes"], left["resolvable"]

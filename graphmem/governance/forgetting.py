@@ -12,11 +12,9 @@ the audit trail records it as ``forgetEpisode``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from graphmem.core.errors import InvalidInput
 from graphmem.core.namespaces import Namespace
-from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database, Tx
 from graphmem.episodes import redaction
 from graphmem.episodes.store import Episode, by_ids, resolve_refs
@@ -44,11 +42,11 @@ async def forget_episode(db: Database, ns: Namespace, ref: str, reason: str,
 
     async def let_go(tx: Tx, ids: list[str]) -> None:
         """The facts learned only from the episode, forgotten before it goes."""
-        rows = await tx.run("facts/learned_only_from", ns=ns, ids=ids)
-        forgotten[:] = sorted(rows[0]["orphaned"])  # a retried transaction starts afresh
+        # a retried transaction starts afresh
+        forgotten[:] = await changes.learned_only_from(tx, ns, ids)
         if forgotten:
             await changes.forget_in(tx, ns, forgotten, reason, actor)
-        await tx.run("episodes/forget", ns=ns, ids=ids, now=to_native(datetime.now(UTC)))
+        await redaction.mark_forgotten(tx, ns, ids)
 
     if erase:
         receipt = await erasure.erase_episodes(db, ns, [ref], actor, cache, before=let_go)

@@ -95,8 +95,8 @@ async def find(db: Database, read: Reads, ns: Namespace, names: list[str],
     found: list[Mention] = []
     after = ""
     while True:
-        rows = await read("erasure/mention_candidates", ns=ns, names=lowered, after=after,
-                          limit=PAGE)
+        rows = await read("governance/erasure/mention_candidates", ns=ns, names=lowered,
+                          after=after, limit=PAGE)
         for row in rows:
             mention = await _mention(db, ns, row["episode"], matcher, objects)
             if mention is not None:

@@ -19,7 +19,7 @@ async def readable(db: Database, grants: tuple[str, ...], admin: bool,
         if grant != "*" and not grant.endswith("/*"):
             found.add(_valid(grant))
     for prefix in prefixes:
-        rows = await db.read("memory/namespaces", prefix=prefix, after="", limit=limit)
+        rows = await db.read("governance/memory/namespaces", prefix=prefix, after="", limit=limit)
         found.update(Namespace(row["ns"]) for row in rows)
     allowed = [ns for ns in found if admin or any(grant_matches(g, ns) for g in grants)]
     return sorted(allowed)[:limit]

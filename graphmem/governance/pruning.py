@@ -69,19 +69,20 @@ def check(policy: Policy) -> None:
 
 async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | None) -> Policy:
     check(policy)
-    rows = await db.write("pruning/set", ns=ns, now=to_native(datetime.now(UTC)), actor=actor,
+    rows = await db.write("governance/pruning/set", ns=ns, now=to_native(datetime.now(UTC)),
+                          actor=actor,
                           min_confidence=policy.min_confidence,
                           unused_for_s=policy.unused_for.total_seconds())
     return Policy.from_row(rows[0]["policy"])
 
 
 async def remove_policy(db: Database, ns: Namespace) -> None:
-    if not (await db.write("pruning/remove", ns=ns))[0]["removed"]:
+    if not (await db.write("governance/pruning/remove", ns=ns))[0]["removed"]:
         raise NotFound("this namespace has no pruning policy")
 
 
 async def policy_of(db: Database, ns: Namespace) -> Policy | None:
-    rows = await db.read("pruning/get", ns=ns)
+    rows = await db.read("governance/pruning/get", ns=ns)
     return Policy.from_row(rows[0]["policy"]) if rows else None
 
 
@@ -97,7 +98,8 @@ async def prune(db: Database, ns: Namespace, dry_run: bool = False,
              "cutoff": to_native(moment - policy.unused_for)}
     pruned = Pruned(dry_run)
     if dry_run:
-        pruned.fact_ids = (await db.read("pruning/due", **scope, limit=100_000))[0]["ids"]
+        due = await db.read("governance/pruning/due", **scope, limit=100_000)
+        pruned.fact_ids = due[0]["ids"]
         return pruned
     while True:
         batch = await db.transaction(lambda tx: _retract_batch(tx, scope, policy, moment, actor))
@@ -110,13 +112,13 @@ async def _retract_batch(tx: Tx, scope: Row, policy: Policy, now: datetime,
                          actor: str) -> list[str] | None:
     """One batch retracted; None when nothing is due."""
     ns = Namespace(scope["ns"])
-    due = (await tx.run("pruning/due", **scope, limit=BATCH))[0]
+    due = (await tx.run("governance/pruning/due", **scope, limit=BATCH))[0]
     if not due["ids"]:
         return None
     await entities.lock(tx, ns, due["entities"])  # their caches move on
     retracted: list[str] = (await tx.run(
-        "pruning/retract", ns=ns, ids=due["ids"], cutoff=scope["cutoff"], now=to_native(now),
-        reason=policy.reason, actor=actor))[0]["retracted"]
+        "governance/pruning/retract", ns=ns, ids=due["ids"], cutoff=scope["cutoff"],
+        now=to_native(now), reason=policy.reason, actor=actor))[0]["retracted"]
     await outbox.emit(tx, ns, EventKind.FACT_RETRACTED, retracted, now)
     await plan_writer.settle_orphaned(tx, ns, now)
     await summaries.mark_stale(tx, ns, retracted, "a cited fact was pruned")
@@ -126,7 +128,7 @@ async def _retract_batch(tx: Tx, scope: Row, policy: Policy, now: datetime,
 async def prune_all(db: Database, now: datetime | None = None) -> int:
     """The worker's round over every namespace with a policy; facts retracted. Each sweep is
     audited (operation ``pruneFacts``, actor ``graphmem:pruning``)."""
-    names = [row["ns"] for row in await db.read("pruning/namespaces", limit=10_000)]
+    names = [row["ns"] for row in await db.read("governance/pruning/namespaces", limit=10_000)]
     total = sum(await rounds.each_namespace(
         "pruning", names, lambda ns: _prune_audited(db, Namespace(ns), now)))
     if total:

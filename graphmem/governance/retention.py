@@ -92,7 +92,7 @@ def check(policy: Policy) -> None:
 async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | None) -> Policy:
     check(policy)
     rows = await db.write(
-        "retention/set", ns=ns, key=policy.key, now=datetime.now(UTC), actor=actor,
+        "governance/retention/set", ns=ns, key=policy.key, now=datetime.now(UTC), actor=actor,
         kind=policy.kind.value if policy.kind else None,
         sensitivity=policy.sensitivity.value if policy.sensitivity else None,
         max_age_s=policy.max_age.total_seconds(), action=policy.action.value,
@@ -103,12 +103,13 @@ async def set_policy(db: Database, ns: Namespace, policy: Policy, actor: str | N
 async def remove_policy(db: Database, ns: Namespace, kind: EpisodeKind | None,
                         sensitivity: Sensitivity | None) -> None:
     key = Policy(kind, sensitivity, timedelta(days=1), Action.DELETE).key
-    if not (await db.write("retention/remove", ns=ns, key=key))[0]["removed"]:
+    if not (await db.write("governance/retention/remove", ns=ns, key=key))[0]["removed"]:
         raise NotFound("no retention policy for that kind and sensitivity", field="kind")
 
 
 async def policies(db: Database, ns: Namespace) -> list[Policy]:
-    return [Policy.from_row(row["policy"]) for row in await db.read("retention/list", ns=ns)]
+    rows = await db.read("governance/retention/list", ns=ns)
+    return [Policy.from_row(row["policy"]) for row in rows]
 
 
 async def sweep(db: Database, ns: Namespace, retract_orphans: bool, dry_run: bool = False,
@@ -124,7 +125,7 @@ async def _readable(db: Database, ns: Namespace) -> list[Policy]:
     import took ``action: "evil"``) is reported and left as it is, never applied, and never
     keeps the namespace's other policies from being applied."""
     readable = []
-    for row in await db.read("retention/list", ns=ns):
+    for row in await db.read("governance/retention/list", ns=ns):
         try:
             readable.append(Policy.from_row(row["policy"]))
         except (KeyError, TypeError, ValueError) as exc:
@@ -135,7 +136,7 @@ async def _readable(db: Database, ns: Namespace) -> list[Policy]:
 async def sweep_all(db: Database, retract_orphans: bool) -> int:
     """The sweeper's round over every namespace with policies; episodes touched. A
     namespace whose sweep fails is reported and the round goes on (governance/rounds)."""
-    names = [row["ns"] for row in await db.read("retention/namespaces", limit=10_000)]
+    names = [row["ns"] for row in await db.read("governance/retention/namespaces", limit=10_000)]
     swept = await rounds.each_namespace(
         "retention", names, lambda ns: sweep(db, Namespace(ns), retract_orphans))
     touched = sum(applied.episodes_deleted + applied.episodes_redacted
@@ -153,9 +154,10 @@ async def _apply(db: Database, ns: Namespace, policy: Policy, now: datetime,
              "sensitivity": policy.sensitivity.value if policy.sensitivity else None,
              "action": policy.action.value}
     if dry_run:
-        applied.matched = (await db.read("retention/due_count", **scope))[0]["due"]
+        applied.matched = (await db.read("governance/retention/due_count", **scope))[0]["due"]
         return applied
-    while ids := [row["id"] for row in await db.read("retention/due", **scope, limit=BATCH)]:
+    while ids := [row["id"] for row in await db.read("governance/retention/due", **scope,
+                                                     limit=BATCH)]:
         applied.matched += len(ids)
         if policy.action is Action.DELETE:
             try:

@@ -28,5 +28,11 @@ class MemoryStats:
 
 
 async def of_namespace(db: Database, ns: Namespace) -> MemoryStats:
-    row = (await db.read("memory/stats", ns=ns))[0]
+    row = (await db.read("governance/memory/stats", ns=ns))[0]
     return MemoryStats(**{**row, "oldest_job_at": maybe_datetime(row["oldest_job_at"])})
+
+
+async def holds_memory(db: Database) -> bool:
+    """Whether the store holds any episode, fact, entity, summary or API key, in any namespace
+    (``graphmem restore`` replaces it only when told to)."""
+    return bool((await db.read("governance/holds_memory"))[0]["holds"])

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from graphmem.core.errors import InvalidInput, NotFound
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database, Row
+from graphmem.episodes import store as episodes
 from graphmem.facts import entities
 from graphmem.governance import mentions
 from graphmem.governance.mentions import Mention, MentionScope, Objects, Reads
@@ -54,7 +55,7 @@ class SubjectPlan:
     retracted: list[PlannedFact]  # others whose only evidence is an erased turn
     turns: list[PlannedTurn]
     summaries: list[PlannedSummary]  # withdrawn (stale, their text replaced)
-    subject: Row = field(repr=False)  # erasure/subject_plan's row
+    subject: Row = field(repr=False)  # governance/erasure/subject_plan's row
     redact: list[Mention] = field(repr=False)
     restore: list[Mention] = field(repr=False)  # archived turns holding only a copy
 
@@ -84,7 +85,7 @@ async def plan(db: Database, read: Reads, ns: Namespace, entity: entities.Entity
     erasure, so its transaction does not wait on the archive store)."""
     objects = {} if objects is None else objects
     names = sorted({entity.name, *entity.aliases})
-    subject = (await read("erasure/subject_plan", ns=ns, id=entity.id))[0]
+    subject = (await read("governance/erasure/subject_plan", ns=ns, id=entity.id))[0]
     found = [] if scope is MentionScope.KEEP else await mentions.find(db, read, ns, names,
                                                                          objects)
     said = [m for m in found if m.own]
@@ -116,8 +117,8 @@ async def _turns(db: Database, read: Reads, ns: Namespace, erase: list[str], fou
     known = {m.id: m for m in found}
     missing = [i for i in erase if i not in known]
     if missing:
-        for row in await read("episodes/by_ids", ns=ns, ids=missing):
-            turn = await mentions.described(db, ns, row["episode"], matcher, objects)
+        for row in await episodes.stored_rows(read, ns, missing):
+            turn = await mentions.described(db, ns, row, matcher, objects)
             known[turn.id] = turn
     planned = [_planned(known[i], "erase") for i in erase if i in known]
     planned += [_planned(m, "redact") for m in redact]
@@ -133,7 +134,7 @@ async def _facts(read: Reads, ns: Namespace, ids: list[str]) -> list[PlannedFact
     if not ids:
         return []
     return [PlannedFact(r["id"], r["text"] or "", r["status"] or "")
-            for r in await read("erasure/facts_text", ns=ns, ids=ids)]
+            for r in await read("governance/erasure/facts_text", ns=ns, ids=ids)]
 
 
 async def _retracted(read: Reads, ns: Namespace, erase: list[str],
@@ -142,14 +143,14 @@ async def _retracted(read: Reads, ns: Namespace, erase: list[str],
     retracts them; the subject's own are deleted first)."""
     if not erase:
         return []
-    orphaned = (await read("erasure/episodes_plan", ns=ns, ids=erase))[0]["orphaned"]
+    orphaned = (await read("governance/erasure/episodes_plan", ns=ns, ids=erase))[0]["orphaned"]
     return await _facts(read, ns, sorted({i for i in orphaned if i and i not in deleted}))
 
 
 async def _summaries(read: Reads, ns: Namespace, changed: list[str]) -> list[PlannedSummary]:
     if not changed:
         return []
-    rows = await read("erasure/summaries_affected", ns=ns, changed_ids=changed)
+    rows = await read("governance/erasure/summaries_affected", ns=ns, changed_ids=changed)
     return [PlannedSummary(r["id"], r.get("session_id"),
                            " ".join((r["text"] or "").split())[:SUMMARY_EXCERPT])
             for r in rows]

@@ -137,6 +137,28 @@ async def enqueue_after_record(tx: Tx, ns: Namespace, rows: list[Row], triggers:
                      every_tokens=triggers.summary_every_tokens)
 
 
+async def enqueue_namespace_summary(tx: Tx, ns: Namespace, fanout: int) -> None:
+    """A namespace summary job, once ``fanout`` session summaries wait to be folded in."""
+    await tx.run("jobs/enqueue_namespace_summary", ns=ns, fanout=fanout,
+                 now=to_native(datetime.now(UTC)))
+
+
+async def enqueue_regeneration(db: Database, limit: int, summarize_by_default: bool) -> None:
+    """Jobs rebuilding stale summaries, at most ``limit``, in every namespace that summarises."""
+    await db.write("jobs/enqueue_regeneration", limit=limit,
+                   summarize_by_default=summarize_by_default, now=to_native(utcnow()))
+
+
+async def depth(db: Database) -> Row:
+    """How many jobs are queued, running and failed (the queue gauges)."""
+    return (await db.read("jobs/depth"))[0]
+
+
+async def episode_rows(db: Database, ns: Namespace, job_id: str) -> list[Row]:
+    """The stored episodes a job covers (content still sealed)."""
+    return [row["episode"] for row in await db.read("jobs/episodes", ns=ns, id=job_id)]
+
+
 async def enqueue(db: Database, ns: Namespace, kind: JobKind, episode_ids: list[str],
                   session_id: str | None = None) -> Job:
     rows = await db.write("jobs/enqueue", ns=ns, id=new_id(), kind=kind.value,

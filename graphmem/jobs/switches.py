@@ -28,7 +28,7 @@ class Switches:
 
 
 async def of_namespace(db: Database, ns: Namespace, settings: Settings) -> Switches:
-    rows = await db.read("pipelines/switches", ns=ns)
+    rows = await db.read("jobs/switches", ns=ns)
     if rows:
         return Switches.from_row(rows[0]["switches"])
     return Switches(settings.extract_by_default, settings.summarize_by_default, is_default=True)
@@ -37,7 +37,7 @@ async def of_namespace(db: Database, ns: Namespace, settings: Settings) -> Switc
 async def set_switches(db: Database, ns: Namespace, settings: Settings, extract: bool | None,
                        summarize: bool | None, actor: str | None) -> Switches:
     """Applies to episodes recorded from now on (use ``extractFacts`` for earlier ones)."""
-    rows = await db.write("pipelines/set_switches", ns=ns, extract=extract, summarize=summarize,
+    rows = await db.write("jobs/set_switches", ns=ns, extract=extract, summarize=summarize,
                           extract_by_default=settings.extract_by_default,
                           summarize_by_default=settings.summarize_by_default,
                           now=datetime.now(UTC), actor=actor)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import InvalidInput
@@ -46,8 +45,7 @@ class Proposal:
 
 async def run(db: Database, settings: Settings, llm: LLM | None, claim: jobs.Claim) -> jobs.Job:
     ns = Namespace(claim.job.namespace)
-    rows = await db.read("jobs/episodes", ns=ns, id=claim.job.id)
-    episodes = [Episode.from_row(row["episode"], db) for row in rows]
+    episodes = [Episode.from_row(row, db) for row in await jobs.episode_rows(db, ns, claim.job.id)]
     proposal = await propose(db, ns, episodes, settings, llm)
     return await db.transaction(lambda tx: _apply(tx, ns, claim, proposal, settings))
 
@@ -155,5 +153,4 @@ async def _alias_speaker(tx: Tx, ns: Namespace, candidate: Candidate) -> None:
     already belongs to another entity (then the name fact alone records it)."""
     speaker_id = (await entities.resolve(tx, ns, {candidate.subject: None}))[candidate.subject]
     name = entities.clean_name(candidate.object)
-    await tx.run("entities/add_alias", ns=ns, id=speaker_id, key=entities.entity_key(name),
-                 name=name, now=datetime.now(UTC))
+    await entities.add_alias_in(tx, ns, speaker_id, name)

@@ -14,8 +14,7 @@ from datetime import UTC, datetime
 
 from graphmem.core.config import Settings
 from graphmem.core.namespaces import Namespace
-from graphmem.core.timeutil import to_native
-from graphmem.db.database import Database, Row, Tx
+from graphmem.db.database import Database, Tx
 from graphmem.episodes.store import Episode
 from graphmem.jobs import queue as jobs
 from graphmem.pipelines import extractive, prompts
@@ -57,10 +56,8 @@ async def run(db: Database, settings: Settings, llm: LLM | None, claim: jobs.Cla
         summary = await summaries.write_in(tx, ns, new)
         await _mark_rebuilt(tx, claim)
         if material.last_seq is not None:
-            await tx.run("summaries/summarized", ns=ns, session_id=claim.job.session_id,
-                         seq=material.last_seq)
-            await tx.run("jobs/enqueue_namespace_summary", ns=ns, fanout=settings.summary_fanout,
-                         now=to_native(datetime.now(UTC)))
+            await summaries.mark_summarized(tx, ns, claim.job.session_id, material.last_seq)
+            await jobs.enqueue_namespace_summary(tx, ns, settings.summary_fanout)
         return await _finish(tx, claim, settings, summary, producer, usage)
 
     return await db.transaction(apply)
@@ -97,15 +94,14 @@ def _chunks(lines: list[extractive.Line]) -> list[list[extractive.Line]]:
 
 
 async def _session_material(db: Database, ns: Namespace, session_id: str) -> Material:
-    rows = await db.read("summaries/session_frontier", ns=ns, session_id=session_id)
-    if not rows:
+    frontier = await summaries.session_frontier(db, ns, session_id)
+    if frontier is None:
         return Material(None, [], [])
-    latest = rows[0]["latest"]
+    latest = frontier["latest"]
     previous = Summary.from_row(latest) if latest and not latest.get("stale") else None
-    after = rows[0]["summarized_seq"] if previous else 0
-    found = await db.read("summaries/session_material", ns=ns, session_id=session_id,
-                          after_seq=after, limit=MAX_EPISODES)
-    episodes = sorted((Episode.from_row(row["episode"], db) for row in found),
+    after = frontier["summarized_seq"] if previous else 0
+    found = await summaries.session_material(db, ns, session_id, after, MAX_EPISODES)
+    episodes = sorted((Episode.from_row(row, db) for row in found),
                       key=lambda e: (e.occurred_at, e.seq))
     return Material(previous, [extractive.Line(e.actor, e.content) for e in episodes],
                     [e.id for e in episodes], max((e.seq for e in episodes), default=None))
@@ -114,25 +110,16 @@ async def _session_material(db: Database, ns: Namespace, session_id: str) -> Mat
 async def _namespace_material(db: Database, ns: Namespace) -> Material:
     """Fold the session summaries nothing fresh covers into the newest namespace summary; with
     none fresh (never written, or stale), start again from each session's newest summary."""
-    previous = await _summaries(db, "summaries/latest_namespace", ns)
-    waiting = await _summaries(db, "summaries/namespace_frontier" if previous
-                               else "summaries/latest_per_session", ns, limit=200)
-    return Material(previous[0] if previous else None,
+    previous, waiting = await summaries.to_fold(db, ns, limit=200)
+    return Material(previous,
                     [extractive.Line(f"session {s.session_id}" if s.session_id else None,
                                      s.text) for s in waiting],
                     [s.id for s in waiting])
 
 
-async def _summaries(db: Database, statement: str, ns: Namespace,
-                     **params: object) -> list[Summary]:
-    rows: list[Row] = await db.read(statement, ns=ns, **params)
-    return [Summary.from_row(row["summary"]) for row in rows]
-
-
 async def _mark_rebuilt(tx: Tx, claim: jobs.Claim) -> None:
     session = claim.job.session_id if claim.job.kind is jobs.JobKind.SUMMARIZE_SESSION else None
-    await tx.run("summaries/mark_rebuilt", ns=claim.job.namespace, session_id=session,
-                 now=to_native(datetime.now(UTC)))
+    await summaries.mark_rebuilt(tx, claim.job.namespace, session, datetime.now(UTC))
 
 
 async def _finish(tx: Tx, claim: jobs.Claim, settings: Settings, summary: Summary | None,

@@ -21,7 +21,6 @@ from collections.abc import Awaitable
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import GraphmemError, LeaseLost, LLMError
-from graphmem.core.timeutil import to_native
 from graphmem.db.database import Database
 from graphmem.events import outbox
 from graphmem.governance import ephemeral, pruning, retention, rounds
@@ -117,10 +116,8 @@ class Worker:
         on (and each round over namespaces passes over a namespace that fails its share)."""
         await self._step("reclaim", self._reclaim())
         await self._step("ephemeral sessions", ephemeral.expire_idle(self.db))
-        await self._step("summary regeneration", self.db.write(
-            "jobs/enqueue_regeneration", limit=100,
-            summarize_by_default=self.settings.summarize_by_default,
-            now=to_native(jobs.utcnow())))
+        await self._step("summary regeneration", jobs.enqueue_regeneration(
+            self.db, limit=100, summarize_by_default=self.settings.summarize_by_default))
         if self._swept_at is None or \
                 time.monotonic() - self._swept_at > self.settings.retention_sweep_s:
             self._swept_at = time.monotonic()  # a failed round waits for the next one too
@@ -143,7 +140,7 @@ class Worker:
             log.warning("put %d job(s) of stopped workers back in the queue", reclaimed)
 
     async def _gauge_queue(self) -> None:
-        depth = (await self.db.read("jobs/depth"))[0]
+        depth = await jobs.depth(self.db)
         for state in ("queued", "running", "failed"):
             metrics.JOB_QUEUE.labels(state).set(depth[state])
 

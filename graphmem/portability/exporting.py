@@ -28,6 +28,11 @@ from graphmem.security import encryption
 ARCHIVE_MARKS = ("archived_at", "archive_key", "archive_bytes")  # what only the source uses
 
 
+async def count_nodes(db: Database, ns: Namespace) -> int:
+    """How many nodes an export of ``ns`` writes (the length of a progress bar)."""
+    return int((await db.read("portability/count_nodes", ns=ns))[0]["nodes"])
+
+
 async def export(db: Database, ns: Namespace, decrypt: bool = False,
                  ) -> AsyncIterator[dict[str, Any]]:
     """The header, every node, every relationship, then the counts. Encrypted episode content

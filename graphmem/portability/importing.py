@@ -25,7 +25,7 @@ from neo4j.exceptions import ConstraintError
 from graphmem.core.errors import GraphmemError, InvalidInput
 from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database, Row, Tx
-from graphmem.episodes.store import MAX_CONTENT_CHARS, Episode, earliest_per_session
+from graphmem.episodes.store import MAX_CONTENT_CHARS, Episode, relink
 from graphmem.facts import supersession
 from graphmem.facts.store import identity
 from graphmem.portability.format import (
@@ -234,12 +234,10 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
     async def write(tx: Tx) -> None:
         if chunk.nodes:
             await tx.run("portability/merge_nodes", ns=run.target, nodes=chunk.nodes)
-            sessions = earliest_per_session([
+            await relink(tx, run.target, [  # the chain, and each turn's neighbours' copies
                 {"session_id": n["props"].get("session_id"),
                  "occurred_at": n["props"].get("occurred_at")}
                 for n in chunk.nodes if n["label"] == "Episode"])
-            if sessions:  # the chain, and each turn's copies of its neighbours for search
-                await tx.run("episodes/relink", ns=run.target, sessions=sessions)
         if chunk.rels:
             made = await tx.run("portability/merge_relationships", ns=run.target,
                                 rels=chunk.rels)

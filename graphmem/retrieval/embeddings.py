@@ -124,34 +124,35 @@ def make_embedder(settings: Settings) -> Embedder | None:
 
 async def ensure_space(db: Database, embedder: Embedder) -> None:
     """Create the vector indexes for this embedder, or refuse a different one."""
-    rows = await db.read("embeddings/space")
+    rows = await db.read("retrieval/embeddings/space")
     if rows and (rows[0]["model"], rows[0]["dimension"]) != (embedder.name, embedder.dimension):
         raise ConfigError(
             f"the vector indexes were built for {rows[0]['model']} ({rows[0]['dimension']} "
             f"dimensions), not {embedder.name} ({embedder.dimension}): run `graphmem reembed`, "
             "or set GRAPHMEM_EMBEDDER to the embedder they were built for")
-    for text in split_statements(statement("embeddings/create_indexes")):
+    for text in split_statements(statement("retrieval/embeddings/create_indexes")):
         await db.run_schema(text, dimension=embedder.dimension)
     if not rows:
-        await db.write("embeddings/record_space", model=embedder.name,
+        await db.write("retrieval/embeddings/record_space", model=embedder.name,
                        dimension=embedder.dimension)
 
 
 async def reembed(db: Database, embedder: Embedder) -> None:
     """Switch embedders: rebuild the vector indexes and queue everything for embedding."""
-    for text in split_statements(statement("embeddings/drop_indexes")):
+    for text in split_statements(statement("retrieval/embeddings/drop_indexes")):
         await db.run_schema(text)
     # Record the new space first: from now on a process still embedding with the old model
     # is refused, so nothing queued below is cleared with a vector the indexes cannot use.
-    await db.write("embeddings/record_space", model=embedder.name, dimension=embedder.dimension)
-    await db.run_auto("embeddings/mark_all")
+    await db.write("retrieval/embeddings/record_space", model=embedder.name,
+                   dimension=embedder.dimension)
+    await db.run_auto("retrieval/embeddings/mark_all")
     await ensure_space(db, embedder)
 
 
 async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     """Embed one batch of waiting nodes; how many were embedded (0: nothing waits)."""
     now = datetime.now(UTC)
-    claimed = await db.write("embeddings/claim", limit=batch, now=to_native(now),
+    claimed = await db.write("retrieval/embeddings/claim", limit=batch, now=to_native(now),
                              lease_until=to_native(now + CLAIM_LEASE))
     if not claimed:
         return 0
@@ -159,7 +160,8 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
         await _embed_claimed(db, embedder, claimed, now)
     except BaseException:
         with contextlib.suppress(Exception):  # else the lease runs out: later, not never
-            await db.write("embeddings/release", element_ids=[r["element_id"] for r in claimed])
+            await db.write("retrieval/embeddings/release",
+                           element_ids=[r["element_id"] for r in claimed])
         raise
     return len(claimed)
 
@@ -213,7 +215,7 @@ async def _embed_isolating(db: Database, embedder: Embedder, rows: list[Row]) ->
 
 
 async def _set_aside(db: Database, refused: list[Row], now: datetime) -> None:
-    await db.write("embeddings/set_aside", now=to_native(now), rows=[
+    await db.write("retrieval/embeddings/set_aside", now=to_native(now), rows=[
         {"element_id": row["element_id"], "error": row["error"]} for row in refused])
     for ns in sorted({str(row["ns"]) for row in refused}):
         errors = sorted({row["error"] for row in refused if str(row["ns"]) == ns})
@@ -230,7 +232,7 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
             embedded = await embedder.embed_backlog(
                 [row["text"] for row in texts], background.of(db)) if texts else []
         vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
-        stored = await db.write("embeddings/store", model=embedder.name, rows=[
+        stored = await db.write("retrieval/embeddings/store", model=embedder.name, rows=[
             {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
             for row in rows])
     if not stored[0]["current"]:
@@ -281,6 +283,11 @@ def usable(vector: list[float] | None) -> list[float] | None:
     return vector
 
 
+async def pending_count(db: Database) -> int:
+    """How many nodes wait for an embedding, in every namespace (the queue's size)."""
+    return int((await db.read("retrieval/embeddings/pending_count"))[0]["pending"])
+
+
 async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int:
     """Embed until nothing waits, this process's share: what another worker holds is waited
     for (it stores it soon, or gives it back, or its lease runs out and it is taken here)."""
@@ -288,7 +295,7 @@ async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int
     while True:
         if done := await embed_pending(db, embedder, batch):
             total += done
-        elif (await db.read("embeddings/pending_count"))[0]["pending"]:
+        elif await pending_count(db):
             await asyncio.sleep(0.05)
         else:
             return total
@@ -296,7 +303,7 @@ async def embed_all_pending(db: Database, embedder: Embedder, batch: int) -> int
 
 async def _claimable(db: Database) -> bool:
     """Whether a claim would find anything (asked with a read, before a claim's write)."""
-    rows = await db.read("embeddings/claimable", now=to_native(datetime.now(UTC)))
+    rows = await db.read("retrieval/embeddings/claimable", now=to_native(datetime.now(UTC)))
     return bool(rows[0]["claimable"])
 
 
@@ -306,12 +313,11 @@ async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
     delay = 0.5
     counted = 0.0
     with contextlib.suppress(Exception):  # what was set aside may embed now; else next start
-        await db.write("embeddings/requeue_set_aside")
+        await db.write("retrieval/embeddings/requeue_set_aside")
     while True:
         try:
             if time.monotonic() - counted >= GAUGE_EVERY_S:
-                waiting = await db.read("embeddings/pending_count")
-                metrics.EMBEDDING_QUEUE.set(waiting[0]["pending"])
+                metrics.EMBEDDING_QUEUE.set(await pending_count(db))
                 counted = time.monotonic()
             await background.of(db).requests.until_quiet()
             done = await embed_pending(db, embedder, batch) if await _claimable(db) else 0

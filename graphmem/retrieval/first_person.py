@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
+from graphmem.episodes import sessions
 
 USER = "user"
 SESSION_SCAN = 200  # a session's newest user turns whose actors are read
@@ -44,15 +45,14 @@ async def resolve(db: Database, ns: Namespace, session_id: str | None,
     if speaker is not None:
         return Speaker((speaker,), f"'I' is {speaker!r}, as asked")
     if session_id is not None:
-        rows = await db.read("sessions/user_actors", ns=ns, session_id=session_id,
-                             scan=SESSION_SCAN, limit=MAX_SPEAKERS)
-        actors = sorted(row["actor"] for row in rows)
+        actors = sorted(await sessions.user_actors(db, ns, session_id, SESSION_SCAN,
+                                                   MAX_SPEAKERS))
         return Speaker((*actors, USER), "'I' is " + " or ".join(
             repr(name) for name in (*actors, USER)) + (
             f" (who speaks session {session_id!r})" if actors else ""))
-    rows = await db.read("episodes/user_actors", ns=ns, scan=NAMESPACE_SCAN, limit=2)
-    if len(rows) == 1:
-        actor = rows[0]["actor"]
+    speakers = await sessions.user_actors(db, ns, None, NAMESPACE_SCAN, 2)
+    if len(speakers) == 1:
+        actor = speakers[0]
         return Speaker((actor, USER), f"'I' is {actor!r} (the one who speaks the user's "
                                       f"turns) or {USER!r}")
     return Speaker((USER,), f"'I' is {USER!r}")

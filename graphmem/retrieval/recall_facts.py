@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from graphmem.core.config import SearchWeights
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
-from graphmem.episodes.store import Episode
 from graphmem.facts import entities, provenance
+from graphmem.facts import store as fact_store
 from graphmem.facts.entities import Entity
 from graphmem.facts.model import Fact, FactStatus
 from graphmem.retrieval import first_person, relevance
@@ -110,14 +110,11 @@ async def _link(db: Database, ns: Namespace,
     keys = {entities.entity_key(" ".join(words[i:i + n]).strip(".,'"))
             for n in range(1, MAX_NGRAM + 1) for i in range(len(words) - n + 1)}
     keys |= {entities.entity_key(name) for name in me.names} if me else set()
-    rows = await db.read("entities/link", ns=ns, keys=sorted(k for k in keys if k))
-    return me, {Entity.from_row(row["entity"], row["aliases"]): row["version"] for row in rows}
+    return me, dict(await entities.linked(db, ns, sorted(k for k in keys if k)))
 
 
 async def _pinned(db: Database, ns: Namespace, as_of: datetime | None) -> list[Fact]:
-    rows = await db.read("facts/pinned", ns=ns, now=as_of or datetime.now(UTC),
-                         limit=PINNED_IN_RECALL)
-    return [Fact.from_row(row) for row in rows]
+    return await fact_store.pinned(db, ns, as_of or datetime.now(UTC), PINNED_IN_RECALL)
 
 
 async def _searched(db: Database, ns: Namespace, q: Question) -> list[Fact]:
@@ -175,9 +172,8 @@ async def _similarities(db: Database, ns: Namespace, embedder: Embedder | None, 
     fact still waiting, of one made now (with the question's, in one call)."""
     if embedder is None or not facts:
         return None
-    rows = await db.read("facts/vectors", ns=ns, ids=[f.id for f in facts])
-    stored = {row["id"]: row["embedding"] for row in rows
-              if len(row["embedding"]) == embedder.dimension}
+    found = await fact_store.vectors(db, ns, [f.id for f in facts])
+    stored = {i: vector for i, vector in found.items() if len(vector) == embedder.dimension}
     waiting = [f for f in facts if f.id not in stored]
     made = await embedder.embed([text, *(f.text for f in waiting)])
     vectors = {**stored, **dict(zip((f.id for f in waiting), made[1:], strict=True))}
@@ -186,11 +182,7 @@ async def _similarities(db: Database, ns: Namespace, embedder: Embedder | None, 
 
 async def _evidence(db: Database, ns: Namespace, facts: list[Fact]) -> dict[str, str]:
     """The words of the turns each fact was learned from (its newest few)."""
-    rows = await db.read("facts/recent_evidence", ns=ns, fact_ids=[f.id for f in facts],
-                         per_fact=EVIDENCE_PER_FACT)
-    return {row["fact_id"]: " ".join(e["quote"] or Episode.from_row(e["episode"], db).content
-                                     for e in row["evidence"])
-            for row in rows if row["evidence"]}
+    return await provenance.recent_evidence(db, ns, [f.id for f in facts], EVIDENCE_PER_FACT)
 
 
 def _with_rivals(offered: list[Scored], left_out: list[Scored]) -> list[Scored]:
@@ -219,10 +211,9 @@ async def _hops(db: Database, ns: Namespace, q: Question, asked: frozenset[str],
     firsts = [s for s in firsts if rests[s.fact.id]]
     if not firsts:
         return []
-    rows = await db.read("entities/link", ns=ns, keys=sorted(
+    linked = await entities.linked(db, ns, sorted(
         {entities.entity_key(s.fact.object) for s in firsts}))
-    objects = {e.key: (e, row["version"]) for row in rows
-               for e in [Entity.from_row(row["entity"], row["aliases"])]}
+    objects = {e.key: (e, version) for e, version in linked}
     hops = []
     for first in firsts:
         target = objects.get(entities.entity_key(first.fact.object))

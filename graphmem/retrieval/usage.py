@@ -2,7 +2,7 @@
 
 ``recall``, ``search`` and ``facts`` note the ids they return; a background task writes the
 notes every ``GRAPHMEM_USAGE_FLUSH_S`` seconds, one statement per namespace, as
-``last_used_at`` on each node (``usage/record``). Pruning spares what is in use. A crash
+``last_used_at`` on each node (``retrieval/usage/record``). Pruning spares what is in use. A crash
 loses at most one interval's notes: usage is a hint for letting go of what nobody needs, not
 memory, so it is not worth a write on every read.
 """
@@ -45,7 +45,7 @@ class UsageLog:
         moment = to_native(now or datetime.now(UTC))
         used = 0
         for ns in sorted(set(facts) | set(episodes)):
-            rows = await db.write("usage/record", ns=ns, now=moment,
+            rows = await db.write("retrieval/usage/record", ns=ns, now=moment,
                                   facts=sorted(facts.get(ns, ())),
                                   episodes=sorted(episodes.get(ns, ())))
             used += int(rows[0]["used"])

@@ -104,7 +104,7 @@ async def authenticate(db: Database, authorization: str | None,
     digest = hash_secret(token)
     if cache is not None and (known := cache.get(digest)) is not None:
         return known
-    rows = await db.read("system/api_key_lookup", hash=digest)
+    rows = await db.read("security/api_key_lookup", hash=digest)
     if not rows:
         raise Unauthenticated("unknown or revoked API key")
     row = rows[0]

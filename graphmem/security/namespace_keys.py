@@ -42,11 +42,11 @@ async def prepare(db: Database, ns: str, create: bool = False) -> None:
         return
     # The driver directly, not db.read: those would call this hook again.
     records, _, _ = await db.driver.execute_query(
-        _bounded(db, "encryption/namespace_key"), {"ns": ns}, database_=db.name,
+        _bounded(db, "security/encryption/namespace_key"), {"ns": ns}, database_=db.name,
         routing_="r")
     if not records and create:
         records, _, _ = await db.driver.execute_query(
-            _bounded(db, "encryption/create_namespace_key"),
+            _bounded(db, "security/encryption/create_namespace_key"),
             {"ns": ns, "salt": secrets.token_hex(32), "now": datetime.now(UTC)},
             database_=db.name)
     keyring.remember(ns, bytes.fromhex(records[0]["salt"]) if records else None)
@@ -62,7 +62,7 @@ async def destroy(db: Database, ns: Namespace, confirm: str) -> bool:
         raise InvalidInput("confirm must repeat the namespace whose key is destroyed",
                            field="confirm")
     records, _, _ = await db.driver.execute_query(
-        _bounded(db, "encryption/destroy_namespace_key"), {"ns": ns}, database_=db.name)
+        _bounded(db, "security/encryption/destroy_namespace_key"), {"ns": ns}, database_=db.name)
     keyring.forget(ns)
     return bool(records[0]["destroyed"])
 

@@ -134,4 +134,44 @@ async def of_episodes(db: Database, ns: Namespace,
 
 async def has_session(db: Database, ns: Namespace, session_id: str) -> bool:
     """Whether ``ns`` has a session of that id (one with at least one episode)."""
-    return bool(await db.read("summaries/session_frontier", ns=ns, session_id=session_id))
+    return await session_frontier(db, ns, session_id) is not None
+
+
+async def session_frontier(db: Database, ns: Namespace, session_id: str) -> Row | None:
+    """A session's newest summary (``latest``) and the last turn it covers
+    (``summarized_seq``); None when the session has no episode."""
+    rows = await db.read("summaries/session_frontier", ns=ns, session_id=session_id)
+    return rows[0] if rows else None
+
+
+async def session_material(db: Database, ns: Namespace, session_id: str, after_seq: int,
+                           limit: int) -> list[Row]:
+    """The stored turns of a session after ``after_seq`` (content still sealed)."""
+    rows = await db.read("summaries/session_material", ns=ns, session_id=session_id,
+                         after_seq=after_seq, limit=limit)
+    return [row["episode"] for row in rows]
+
+
+async def to_fold(db: Database, ns: Namespace, limit: int) -> tuple[Summary | None, list[Summary]]:
+    """The newest namespace summary, if fresh, and the session summaries to fold into it: those
+    nothing fresh covers; with none fresh, each session's newest."""
+    previous = await _summaries(db, "summaries/latest_namespace", ns)
+    waiting = await _summaries(db, "summaries/namespace_frontier" if previous
+                               else "summaries/latest_per_session", ns, limit=limit)
+    return (previous[0] if previous else None), waiting
+
+
+async def _summaries(db: Database, statement: str, ns: Namespace,
+                     **params: object) -> list[Summary]:
+    rows: list[Row] = await db.read(statement, ns=ns, **params)
+    return [Summary.from_row(row["summary"]) for row in rows]
+
+
+async def mark_summarized(tx: Tx, ns: Namespace, session_id: str | None, seq: int) -> None:
+    """The session's turns up to ``seq`` are summarised."""
+    await tx.run("summaries/summarized", ns=ns, session_id=session_id, seq=seq)
+
+
+async def mark_rebuilt(tx: Tx, ns: str, session_id: str | None, now: datetime) -> None:
+    """The stale summaries of the session (or, with none, the namespace's) are rebuilt."""
+    await tx.run("summaries/mark_rebuilt", ns=ns, session_id=session_id, now=to_native(now))

@@ -269,7 +269,7 @@ async def test_a_namespace_past_the_bound_is_never_read_whole(
     read = db.read
 
     async def recorded(name: str, /, **params: Any) -> list[dict[str, Any]]:
-        if name == "search/find":
+        if name == "retrieval/search/find":
             sent.append(params)
         return await read(name, **params)
 
@@ -277,7 +277,7 @@ async def test_a_namespace_past_the_bound_is_never_read_whole(
     query = search.SearchQuery("alpine hike", limit=2)  # every kind, every retriever
     assert (await search.search(db, Namespace(ns), query, WordLlamaEmbedder())).hits
     async with db.driver.session(database=db.name) as session:
-        result = await session.run(f"PROFILE {statement('search/find')}", sent[0])
+        result = await session.run(f"PROFILE {statement('retrieval/search/find')}", sent[0])
         plan = (await result.consume()).profile
     seeks = [(details, rows) for details, rows in _seeks(plan)
              if re.search(r"INDEX \w+:\w+\(ns\) WHERE", details)]

@@ -57,12 +57,12 @@ async def test_every_slide_query_finds_the_memory(db: Database, memory: dict[str
                                                   slide: browser_guide.Slide) -> None:
     records, _, _ = await db.driver.execute_query(slide.query, memory)
     found = str([record.data() for record in records])
-    for expected in EXPECTED[slide.name.removeprefix("browser/")]:
+    for expected in EXPECTED[slide.name.removeprefix("console/browser/")]:
         assert expected.format(**memory) in found, slide.name
 
 
 def test_every_slide_has_a_title_text_and_query() -> None:
-    assert {s.name.removeprefix("browser/") for s in SLIDES} == set(EXPECTED)
+    assert {s.name.removeprefix("console/browser/") for s in SLIDES} == set(EXPECTED)
     for slide in SLIDES:
         assert slide.title and slide.text and "MATCH" in slide.query, slide.name
 

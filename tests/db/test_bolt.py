@@ -114,8 +114,8 @@ def test_masked_parameters_format_without_content() -> None:
 async def test_the_drivers_debug_log_never_holds_memory_content(
         db: Database, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG, logger="neo4j"):
-        await db.read("entities/by_name", ns="bolt-test", key="my password is hunter2")
-        await db.transaction(lambda tx: tx.run("entities/by_name", ns="bolt-test",
+        await db.read("facts/entities/by_name", ns="bolt-test", key="my password is hunter2")
+        await db.transaction(lambda tx: tx.run("facts/entities/by_name", ns="bolt-test",
                                                key="the patient's diagnosis"))
     assert any("RUN" in r.getMessage() for r in caplog.records)  # the log was on
     logged = "\n".join(r.getMessage() for r in caplog.records)

@@ -37,7 +37,7 @@ async def test_a_read_is_retried_while_neo4j_is_away_then_fails_retryable(
         "neo4j_max_retry_s": 0.5}))
     try:
         with pytest.raises(DatabaseUnavailable) as raised:
-            await away.read("search/actors", ns="anything", keys=["sam"])
+            await away.read("retrieval/search/actors", ns="anything", keys=["sam"])
         assert raised.value.retryable
         assert away.round_trips > 1  # tried again before giving up
     finally:
@@ -151,8 +151,8 @@ async def test_a_statement_that_meets_a_node_deleted_meanwhile_runs_again(
 
     async def store() -> list[dict[str, Any]]:
         if through == "write":
-            return await db.write("embeddings/store", model=WORDLLAMA, rows=rows)
-        return await db.transaction(lambda tx: tx.run("embeddings/store", model=WORDLLAMA,
+            return await db.write("retrieval/embeddings/store", model=WORDLLAMA, rows=rows)
+        return await db.transaction(lambda tx: tx.run("retrieval/embeddings/store", model=WORDLLAMA,
                                                       rows=rows))
 
     async with db.driver.session(database=db.name) as session:

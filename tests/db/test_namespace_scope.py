@@ -25,40 +25,43 @@ from graphmem.db.statements import cypher_root, statement
 from tests.support.graph import plan_of
 
 UNSCOPED = {  # statement -> why it is not about one namespace
-    "browser/01_namespaces": "lists the namespaces, for a person exploring in Browser",
-    "memory/namespaces": "lists the namespaces under a key's prefix grant (viewer), names only",
-    "embeddings/claim": "the service-wide embedding queue; writes back by node id",
-    "embeddings/claimable": "whether that queue holds a node no worker has claimed",
-    "embeddings/release": "gives a claimed batch of the service-wide queue back, by node id",
-    "embeddings/pending_count": "the size of that queue",
-    "embeddings/store": "writes vectors to queued nodes by id",
-    "embeddings/mark_all": "re-embedding the whole database",
-    "embeddings/set_aside": "takes claimed nodes of the service-wide queue out of it, by id",
-    "embeddings/requeue_set_aside": "queues what was set aside again, in every namespace "
-                                    "(at a worker's start)",
-    "embeddings/space": "the database's embedding space",
-    "embeddings/record_space": "the database's embedding space",
-    "erasure/receipt": "the tombstone outlives the namespace (it holds only a digest)",
+    "console/browser/01_namespaces": "lists the namespaces, for a person exploring in Browser",
+    "governance/memory/namespaces": "lists the namespaces under a key's prefix grant (viewer), "
+                                    "names only",
+    "retrieval/embeddings/claim": "the service-wide embedding queue; writes back by node id",
+    "retrieval/embeddings/claimable": "whether that queue holds a node no worker has claimed",
+    "retrieval/embeddings/release": "gives a claimed batch of the service-wide queue back, by "
+                                    "node id",
+    "retrieval/embeddings/pending_count": "the size of that queue",
+    "retrieval/embeddings/store": "writes vectors to queued nodes by id",
+    "retrieval/embeddings/mark_all": "re-embedding the whole database",
+    "retrieval/embeddings/set_aside": "takes claimed nodes of the service-wide queue out of "
+                                      "it, by id",
+    "retrieval/embeddings/requeue_set_aside": "queues what was set aside again, in every namespace "
+                                              "(at a worker's start)",
+    "retrieval/embeddings/space": "the database's embedding space",
+    "retrieval/embeddings/record_space": "the database's embedding space",
+    "governance/erasure/receipt": "the tombstone outlives the namespace (it holds only a digest)",
     "jobs/claim": "the service-wide job queue; a job carries its namespace to the worker",
     "jobs/reclaim": "puts back jobs of dead workers, whichever namespace",
     "jobs/depth": "the queue-depth gauge",
     "events/since_any": "the process's one poll for its subscriptions, over the namespaces "
                         "they were authorised for; each event goes only to listeners of its "
                         "own namespace (events/feed.py)",
-    "retention/namespaces": "the sweeper's round: which namespaces have policies",
-    "pruning/namespaces": "the worker's round: which namespaces have a pruning policy",
-    "sessions/idle_ephemeral": "the worker's sweep: ephemeral sessions of every namespace "
-                               "idle past their time to live",
-    "encryption/pending": "key rotation (a CLI command) visits every namespace's episodes, "
-                          "or one's when $ns is given",
-    "encryption/store": "key rotation writes back by id, each row checked against its "
-                        "own namespace",
+    "governance/retention/namespaces": "the sweeper's round: which namespaces have policies",
+    "governance/pruning/namespaces": "the worker's round: which namespaces have a pruning policy",
+    "governance/sessions/idle_ephemeral": "the worker's sweep: ephemeral sessions of every "
+                                          "namespace idle past their time to live",
+    "episodes/encryption/pending": "key rotation (a CLI command) visits every namespace's "
+                                   "episodes, or one's when $ns is given",
+    "episodes/encryption/store": "key rotation writes back by id, each row checked against its "
+                                 "own namespace",
     "jobs/enqueue_regeneration": "the worker's sweep for stale summaries; each job is "
                                  "created in the summary's own namespace",
     "events/prune": "drops every namespace's events past their keeping time",
-    "webhooks/claim": "the service-wide delivery queue; a delivery carries its namespace",
-    "webhooks/due": "whether that queue holds a due delivery",
-    "webhooks/record": "writes a claimed delivery's outcome back by id",
+    "events/webhooks/claim": "the service-wide delivery queue; a delivery carries its namespace",
+    "events/webhooks/due": "whether that queue holds a due delivery",
+    "events/webhooks/record": "writes a claimed delivery's outcome back by id",
     "portability/checkpoint": "an import's progress, by a digest of file and target",
     "portability/checkpoint_line": "an import's progress, by a digest of file and target",
     "portability/finish_import": "an import's progress, by a digest of file and target",
@@ -69,13 +72,18 @@ UNSCOPED = {  # statement -> why it is not about one namespace
        for name in ("episodes", "sagas", "entities", "edges")},
 }
 COUNTED = {  # statement -> why nodes of other namespaces may be counted (never returned)
-    "search/find": "the vector indexes span namespaces: hits of other namespaces are "
-                       "counted, so a short list is fetched again further out; each hit is "
-                       "returned only under a flag that tests node.ns = $ns",
+    "retrieval/search/find": "the vector indexes span namespaces: hits of other namespaces are "
+                             "counted, so a short list is fetched again further out; each hit "
+                             "is returned only under a flag that tests node.ns = $ns",
+}
+SYSTEM = {  # statements about the store, not about any namespace's memory
+    "db/write_probe", "db/migrations_applied", "db/migration_record", "security/api_key_lookup",
+    "governance/erasure/secret", "governance/holds_memory",
 }
 NAMES = sorted(p.relative_to(cypher_root()).with_suffix("").as_posix()
                for p in cypher_root().rglob("*.cypher")
-               if p.parent.name not in ("migrations", "migration_steps", "system")
+               if p.parent.name not in ("migrations", "migration_steps")
+               and p.relative_to(cypher_root()).with_suffix("").as_posix() not in SYSTEM
                and "indexes" not in p.name)
 # Operators rows pass through unchanged, or joined with other rows: nothing leaves the plan
 # there, so the namespace check may still follow.

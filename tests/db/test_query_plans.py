@@ -22,42 +22,47 @@ SCANS = {"NodeByLabelScan", "AllNodesScan", "DirectedAllRelationshipsScan",
          "UndirectedAllRelationshipsScan", "DirectedRelationshipTypeScan",
          "UndirectedRelationshipTypeScan"}
 ALLOWED = {  # statement -> why a scan is right there
-    "browser/01_namespaces": "lists every namespace: a person exploring in Browser",
-    "embeddings/claim": "EmbedPending holds only what waits: the label is the work queue",
-    "embeddings/claimable": "the same queue, read to see whether it holds anything",
-    "memory/stats": "counts the namespace's share of the (small) EmbedPending queue",
-    "embeddings/mark_all": "re-embedding touches every embeddable node on purpose",
-    "embeddings/requeue_set_aside": "EmbedFailed holds only what was set aside (a few nodes)",
-    "migration_steps/escape_plain_enc": "migration 0020 looks at every episode once, on purpose",
-    "migration_steps/mark_change_notes": "migration 0022 looks at every episode once, on purpose",
-    "embeddings/space": "one EmbeddingSpace node per database",
-    "embeddings/record_space": "one EmbeddingSpace node per database",
-    "embeddings/store": "one EmbeddingSpace node per database",
-    "system/migrations_applied": "a handful of Migration nodes",
-    "encryption/pending": "key rotation visits every episode on purpose",
-    "system/migration_record": "a handful of Migration nodes",
-    "system/holds_memory": "restore's check: is there any node of five labels (LIMIT 1)",
-    "system/write_probe": "one WriteProbe node, and only while Neo4j is failing (/readyz)",
+    "console/browser/01_namespaces": "lists every namespace: a person exploring in Browser",
+    "retrieval/embeddings/claim": "EmbedPending holds only what waits: the label is the work queue",
+    "retrieval/embeddings/claimable": "the same queue, read to see whether it holds anything",
+    "governance/memory/stats": "counts the namespace's share of the (small) EmbedPending queue",
+    "retrieval/embeddings/mark_all": "re-embedding touches every embeddable node on purpose",
+    "retrieval/embeddings/requeue_set_aside": "EmbedFailed holds only what was set aside (a few "
+                                              "nodes)",
+    "db/migration_steps/escape_plain_enc": "migration 0020 looks at every episode once, on "
+                                           "purpose",
+    "db/migration_steps/mark_change_notes": "migration 0022 looks at every episode once, on "
+                                            "purpose",
+    "retrieval/embeddings/space": "one EmbeddingSpace node per database",
+    "retrieval/embeddings/record_space": "one EmbeddingSpace node per database",
+    "retrieval/embeddings/store": "one EmbeddingSpace node per database",
+    "db/migrations_applied": "a handful of Migration nodes",
+    "episodes/encryption/pending": "key rotation visits every episode on purpose",
+    "db/migration_record": "a handful of Migration nodes",
+    "governance/holds_memory": "restore's check: is there any node of five labels (LIMIT 1)",
+    "db/write_probe": "one WriteProbe node, and only while Neo4j is failing (/readyz)",
 }
 PER_TURN = [
-    "entities/by_name", "entities/link", "entities/lock",
-    "entities/neighbours", "entities/resolve", "episodes/by_ids", "episodes/create",
+    "facts/entities/by_name", "facts/entities/link", "facts/entities/lock",
+    "facts/entities/neighbours", "facts/entities/resolve", "episodes/by_ids", "episodes/create",
     "episodes/existing", "episodes/relink", "episodes/reserve_seq", "facts/about_entities",
     "facts/add_evidence", "facts/believed", "facts/by_ids", "facts/create", "facts/end",
     "facts/values",
     "episodes/resolve", "facts/links", "facts/provenance", "facts/supersede",
-    "facts/timeline", "facts/pinned", "conflicts/open", "traversal/hop", "search/find",
-    "facts/vectors", "facts/recent_evidence", "sessions/user_actors", "episodes/user_actors",
-    "search/load", "summaries/mark_stale", "summaries/of_episodes",
-    "conflicts/settle_orphaned", "jobs/enqueue_summaries",
+    "facts/timeline", "facts/pinned", "facts/conflicts/open", "facts/traversal/hop",
+    "retrieval/search/find", "facts/vectors", "facts/recent_evidence",
+    "episodes/session_user_actors", "episodes/user_actors",
+    "retrieval/search/load", "summaries/mark_stale", "summaries/of_episodes",
+    "facts/conflicts/settle_orphaned", "jobs/enqueue_summaries",
     # the workers' own, every job
     "jobs/claim", "jobs/by_ids", "jobs/episodes", "jobs/finish",
 ]
 NAMESPACE_WIDE_SEEK = re.compile(r"INDEX \w+:\w+\(ns\) WHERE")
 # statement -> how many namespace-wide seeks it plans, each bounded, and how
 BOUNDED_NAMESPACE_SEEKS = {
-    "search/find": (8, "per kind, a count that stops at EXACT_VECTORS_BELOW, and a scan of "
-                       "the namespace's vectors only when the count stopped short of it"),
+    "retrieval/search/find": (8, "per kind, a count that stops at EXACT_VECTORS_BELOW, and a "
+                                 "scan of the namespace's vectors only when the count stopped "
+                                 "short of it"),
 }
 # Statements run on another system's database (graphmem import --from graphiti), whose
 # indexes are that system's: planned here, against graphmem's, they say nothing.

@@ -14,7 +14,7 @@ from graphmem.db.database import Database, Tx
 
 def noting(operation: str, ns: str) -> Callable[[Tx], Awaitable[None]]:
     async def note(tx: Tx) -> None:
-        await tx.run("audit/record", ns=ns, now=datetime.now(UTC), events=[{
+        await tx.run("governance/audit/record", ns=ns, now=datetime.now(UTC), events=[{
             "id": f"audit_{operation}", "operation": operation, "actor": "test",
             "key_id": "key", "outcome": "ok", "request_id": None}])
     return note
@@ -60,5 +60,5 @@ async def test_when_its_own_work_fails_the_transaction_fails_with_it(
 
 async def test_without_a_transaction_it_never_commits(db: Database, ns: str) -> None:
     with rider.riding(noting("ride", ns)) as riding:
-        await db.read("audit/page", ns=ns, limit=1, after_t=None, after_id=None)
+        await db.read("governance/audit/page", ns=ns, limit=1, after_t=None, after_id=None)
     assert not riding.committed and await noted(db, ns) == []

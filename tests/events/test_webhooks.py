@@ -298,7 +298,7 @@ async def test_a_url_that_cannot_be_sent_to_fails_only_its_own_delivery(
     httpx refuses it, which had failed the whole batch, unrecorded, so the other namespace's
     delivery in it was POSTed again each time the lease ran out."""
     port = receiver.url.split(":")[2].split("/")[0]
-    await db.write("webhooks/add", ns=ns, id=f"wh_{uuid.uuid4().hex}", url=(
+    await db.write("events/webhooks/add", ns=ns, id=f"wh_{uuid.uuid4().hex}", url=(
         f"http://u\x7f@127.0.0.1:{port}/hook"), kinds=[k.value for k in EventKind],
         secret="whsec_x", now=to_native(datetime.now(UTC)))
     await gql.ok(ADD, ns=other, url=receiver.url, kinds=None)

@@ -85,7 +85,7 @@ async def test_a_request_is_one_trace_continuing_the_clients(
         assert statement.attributes and statement.attributes["db.system.name"] == "neo4j"
     (write,) = named(finished, "transaction")
     assert write.attributes and write.attributes["graphmem.attempts"] == 1
-    (audit,) = named(finished, "cypher audit/record")
+    (audit,) = named(finished, "cypher governance/audit/record")
     assert write in ancestors(audit, by_id), "the audit event commits with the change"
 
 

@@ -156,10 +156,12 @@ async def test_the_worker_embeds_a_turn_with_its_speaker(db: Database, ns: str) 
     await episodes.record(db, Namespace(ns), [
         NewEpisode("Porto, next month.", EpisodeKind.USER_MESSAGE, datetime(2026, 1, 1, tzinfo=UTC),
                    session_id="s", actor="Ana")])
-    claimed = await db.write("embeddings/claim", limit=10_000, now=to_native(datetime.now(UTC)),
+    claimed = await db.write("retrieval/embeddings/claim", limit=10_000,
+                             now=to_native(datetime.now(UTC)),
                              lease_until=to_native(datetime.now(UTC) + timedelta(seconds=60)))
     mine = [row for row in claimed if row["ns"] == ns]
-    await db.write("embeddings/release", element_ids=[row["element_id"] for row in claimed])
+    await db.write("retrieval/embeddings/release",
+                   element_ids=[row["element_id"] for row in claimed])
     if mine:
         assert [embeddings._text(db, row) for row in mine] == ["Ana: Porto, next month."]
         return
@@ -197,7 +199,7 @@ async def _leased(db: Database, ns: str, count: int) -> datetime:
 
 async def _claim(db: Database, ns: str, later: datetime) -> set[str]:
     """What one claim just past ``later`` takes of ``ns``'s nodes (element ids)."""
-    rows = await db.write("embeddings/claim", limit=10_000,
+    rows = await db.write("retrieval/embeddings/claim", limit=10_000,
                           now=to_native(later + timedelta(seconds=1)),
                           lease_until=to_native(later + timedelta(hours=1)))
     return {row["element_id"] for row in rows if row["ns"] == ns}
@@ -214,7 +216,7 @@ async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> N
     assert len(first | second) == 60
     assert not first & second
     assert not await _claim(db, ns, later)  # all leased again
-    await db.write("embeddings/release", element_ids=sorted(first | second))
+    await db.write("retrieval/embeddings/release", element_ids=sorted(first | second))
     # Given back: none is held to these claims' lease any more (the suite's own worker may
     # take them at once, for its minute, which is the point).
     held = (await db.driver.execute_query(
@@ -249,7 +251,7 @@ async def test_a_claim_that_waited_on_another_leaves_what_it_took(db: Database,
     first, second = await asyncio.gather(*claims)
     assert len(first | second) == 20
     assert not first & second
-    await db.write("embeddings/release", element_ids=sorted(first | second))
+    await db.write("retrieval/embeddings/release", element_ids=sorted(first | second))
 
 
 FORGED = "enc:v1:k9:" + "A" * 64  # sealed under a key no process holds (an old, dropped key)
@@ -369,11 +371,11 @@ async def test_a_text_the_embedder_refuses_is_set_aside_alone(db: Database, ns: 
                 {"ns": other, "i": 0, "text": "Porto, next month."},
                 {"ns": other, "i": 1, "text": "I moved to Lisbon in May."}]},
             database_=db.name)
-        claimed = await db.write("embeddings/claim", limit=10_000,
+        claimed = await db.write("retrieval/embeddings/claim", limit=10_000,
                                  now=to_native(later + timedelta(seconds=1)),
                                  lease_until=to_native(later + timedelta(hours=1)))
         mine = [row for row in claimed if row["ns"] in (ns, other)]
-        await db.write("embeddings/release", element_ids=[
+        await db.write("retrieval/embeddings/release", element_ids=[
             row["element_id"] for row in claimed if row not in mine])
         assert len(mine) == 3
         await embeddings._embed_claimed(db, _Refusing(), mine, later)
@@ -382,7 +384,7 @@ async def test_a_text_the_embedder_refuses_is_set_aside_alone(db: Database, ns: 
         assert await _state(db, ns) == [{"content": "POISON pill", "waiting": False,
                                          "set_aside": True, "error": "ValueError",
                                          "vector": False}]
-        await db.write("embeddings/requeue_set_aside")
+        await db.write("retrieval/embeddings/requeue_set_aside")
         assert [(r["waiting"], r["set_aside"], r["error"]) for r in await _state(db, ns)] == [
             (True, False, None)]
     finally:

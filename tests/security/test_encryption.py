@@ -267,7 +267,7 @@ async def test_migration_0020_escapes_text_stored_before(
 
 
 def test_the_migration_knows_the_sealed_form() -> None:
-    text = statement("migration_steps/escape_plain_enc")
+    text = statement("db/migration_steps/escape_plain_enc")
     assert f"'{encryption.SEALED_FORM}'" in text and f"'{encryption.PLAIN}'" in text
     assert f"'{encryption.PREFIX}'" in text
 

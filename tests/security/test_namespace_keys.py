@@ -130,8 +130,8 @@ async def test_a_key_another_process_destroyed_is_dropped_here_within_a_minute(
     monkeypatch.setattr(encryption, "time", SimpleNamespace(monotonic=lambda: clock[0]))
     said = await _said(db, ns, SECRET, "a1")
     assert (await episodes.by_ids(db, Namespace(ns), [said]))[said].content == SECRET
-    await db.driver.execute_query(statement("encryption/destroy_namespace_key"), {"ns": ns},
-                                  database_=db.name)  # as another process does
+    await db.driver.execute_query(statement("security/encryption/destroy_namespace_key"),
+                                  {"ns": ns}, database_=db.name)  # as another process does
     clock[0] += encryption.KEY_CACHE_S
     assert encryption.KEY_CACHE_S <= 60
     with pytest.raises(DecryptionFailed, match="destroyed"):

@@ -42,9 +42,9 @@ EXPANSION_PER_ENTITY = 20
 NAMED_ENTITIES = 5
 NAMED_PER_ENTITY = 20
 # A namespace with fewer nodes of a kind than this scans its own vectors exactly instead of
-# asking the shared index (cypher/search/find.cypher): about 12 ms for 1,000 vectors on 2 busy
-# CPUs, exact, and blind to other tenants. Above it, the index; a vector list crowded out by
-# other namespaces looks again this much further (see _find), and no less far than
+# asking the shared index (cypher/retrieval/search/find.cypher): about 12 ms for 1,000 vectors
+# on 2 busy CPUs, exact, and blind to other tenants. Above it, the index; a vector list crowded
+# out by other namespaces looks again this much further (see _find), and no less far than
 # VECTOR_RETRY_K.
 EXACT_VECTORS_BELOW = 2_000
 VECTOR_OVERFETCH = 10
@@ -146,7 +146,7 @@ async def _speakers(db: Database, ns: Namespace, text: str,
     run while the query is embedded."""
     if "bm25" not in query.retrievers:
         return {}
-    rows = await db.read("search/actors", ns=ns, keys=analysis.name_candidates(text))
+    rows = await db.read("retrieval/search/actors", ns=ns, keys=analysis.name_candidates(text))
     return {row["key"]: row["name"] for row in rows}
 
 
@@ -220,12 +220,12 @@ async def _find(db: Database, ns: Namespace, query: SearchQuery, found: analysis
               "per_entity": EXPANSION_PER_ENTITY, "names": names,
               "named_per_entity": NAMED_PER_ENTITY, "exact_below": EXACT_VECTORS_BELOW,
               "min_score": (1 + query.min_similarity) / 2, **filters}  # Neo4j: 0..1
-    row = (await db.read("search/find", ns=ns, k=k, **params))[0]
+    row = (await db.read("retrieval/search/find", ns=ns, k=k, **params))[0]
     crowded = [kind for kind in kinds
                if len(row[f"{kind}_vector"]["hits"]) < limit and row[f"{kind}_vector"]["filtered"]]
     if vector is not None and crowded:
         k.update((kind, max(k[kind] * VECTOR_OVERFETCH, VECTOR_RETRY_K)) for kind in crowded)
-        row = (await db.read("search/find", ns=ns, k=k, **params))[0]
+        row = (await db.read("retrieval/search/find", ns=ns, k=k, **params))[0]
     return row
 
 
@@ -301,7 +301,7 @@ async def _load(db: Database, ns: Namespace, ranked: list[Hit]) -> None:
     if not ranked:
         return
     ids = {kind: [hit.id for hit in ranked if hit.kind is kind] for kind in Kind}
-    row = (await db.read("search/load", ns=ns, episode_ids=ids[Kind.EPISODE],
+    row = (await db.read("retrieval/search/load", ns=ns, episode_ids=ids[Kind.EPISODE],
                          fact_ids=ids[Kind.FACT], summary_ids=ids[Kind.SUMMARY],
                          entity_ids=ids[Kind.ENTITY]))[0]
     found: dict[Kind, dict[str, Any]] = {

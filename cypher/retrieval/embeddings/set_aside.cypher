@@ -1,7 +1,7 @@
 // Claimed nodes that cannot be embedded (content no key opens, a text the embedder refuses
 // when embedded alone): out of the queue, so they never fail a batch of anyone's again, and
 // marked with the error's type (never content). `graphmem reembed`, or the embedding worker's
-// next start (embeddings/requeue_set_aside), queues them again.
+// next start (retrieval/embeddings/requeue_set_aside), queues them again.
 UNWIND $rows AS row
 MATCH (n:EmbedPending)
 WHERE elementId(n) = row.element_id
