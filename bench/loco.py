@@ -14,8 +14,10 @@ API (an app whose settings carry them), as the rest of the bench is.
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from graphmem.core.config import SearchWeights, Settings
@@ -71,6 +73,18 @@ class Retrievals:
         self.namespaces, self.references = namespaces, references
         self.external: dict[str, dict[str, str]] = {}
         self.found: dict[tuple[Asked, tuple[float, ...]], Retrieved] = {}
+
+    def load(self, path: Path) -> None:
+        """Retrievals saved by ``save`` for the same run's namespaces (``--cache``): a change
+        to fusion or to a signal re-ranks them; a change to what a retrieval finds (the
+        statements, the query's analysis) needs a fresh file."""
+        if path.exists():
+            namespaces, found = pickle.loads(path.read_bytes())
+            if namespaces == self.namespaces:
+                self.found.update(found)
+
+    def save(self, path: Path) -> None:
+        path.write_bytes(pickle.dumps((self.namespaces, self.found)))
 
     async def load_ids(self) -> None:
         async with self.db.driver.session() as session:

@@ -297,6 +297,11 @@ async def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the namespaces afterwards")
     parser.add_argument("--keep-store", action="store_true",
                         help="reuse the bench Neo4j's store instead of starting empty")
+    parser.add_argument("--loco-only", action="store_true",
+                        help="only leave-one-out, scored in-process (with --run ID --keep "
+                             "--keep-store: a loop for trying fusion changes)")
+    parser.add_argument("--cache", type=Path,
+                        help="keep the retrievals the fits re-rank in this file between runs")
     args = parser.parse_args()
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request otherwise
     logging.getLogger("graphmem.access").setLevel(logging.WARNING)
@@ -326,11 +331,11 @@ async def main() -> None:
                   f"(embedded; {sum(made)} facts written by this run)"
                   f"{' with LoCoMo session summaries' if args.summaries else ''}")
             started = time.perf_counter()
-            for c in conversations:
+            for c in conversations if not args.loco_only else ():
                 await ask(gql, names[c.name], c, search_table, recall_table, latencies)
             print(f"asked every question in {time.perf_counter() - started:.1f} s")
         started = time.perf_counter()
-        await leave_one_out(db, settings, conversations, names)
+        await leave_one_out(db, settings, conversations, names, args.cache, args.loco_only)
         print(f"\nleave-one-out and full fit in {time.perf_counter() - started:.1f} s")
         if args.ablate:
             await ablate(db, settings, conversations, names)
@@ -338,6 +343,8 @@ async def main() -> None:
         if not args.keep:
             await delete_namespaces(db, list(names.values()), key_name="bench-locomo")
         await db.close()
+    if args.loco_only:
+        return
     questions = sum(len(c.questions) for c in conversations)
     print(f"\n{questions} questions (categories 1-4 with evidence), turn-level evidence recall")
     search_table.print("search / baseline, recall@k")
@@ -377,33 +384,56 @@ async def ask(gql: GraphQL, ns: str, c: Conversation, search_table: Table,
 
 
 async def leave_one_out(db: Database, settings: Settings, conversations: list[Conversation],
-                        names: dict[str, str]) -> None:
+                        names: dict[str, str], cache: Path | None = None,
+                        in_process: bool = False) -> None:
     """The headline: per conversation, weights fitted on the others and scored on it through
-    GraphQL; beside it the full fit (fitted on all, scored on all) and the defaults."""
+    GraphQL; beside it the full fit (fitted on all, scored on all) and the defaults.
+    ``in_process``: scored on the fits' own retrievals instead (the same figures while the
+    service ranks as ``engine.rank`` does, in seconds)."""
     retrievals = loco.Retrievals(db, settings, embeddings.make_embedder(settings), names,
                                  {c.name: c.reference for c in conversations})
     await retrievals.load_ids()
+    if cache is not None:
+        retrievals.load(cache)
+    try:
+        await _leave_one_out(db, settings, conversations, names, retrievals, in_process)
+    finally:
+        if cache is not None:
+            retrievals.save(cache)
+
+
+async def _leave_one_out(db: Database, settings: Settings, conversations: list[Conversation],
+                         names: dict[str, str], retrievals: loco.Retrievals,
+                         in_process: bool) -> None:
     asked = {c.name: [loco.Asked(c.name, q.text, q.evidence, q.category) for q in c.questions]
              for c in conversations}
     every = [a for c in conversations for a in asked[c.name]]
     defaults, start = settings.search_weights, loco.START
+
+    async def scored(weights: SearchWeights, c: Conversation) -> list[tuple[loco.Asked, float]]:
+        if not in_process:
+            return await scored_over_graphql(db, settings, weights, c, names[c.name], asked)
+        await retrievals.prepare(asked[c.name], weights)
+        return [(a, loco.recall_at(retrievals.ranked(a, weights), a.evidence, 10))
+                for a in asked[c.name]]
+
     left_out: dict[str, dict[str, float]] = {}
     for c in conversations:
         others = [a for a in every if a.conversation != c.name]
         weights = await loco.fit(retrievals, others, start)
-        scored = await scored_over_graphql(db, settings, weights, c, names[c.name], asked)
-        left_out[f"{c.name} ({loco.changed(weights, start)})"] = loco.cells(scored)
+        left_out[f"{c.name} ({loco.changed(weights, start)})"] = loco.cells(
+            await scored(weights, c))
     full = await loco.fit(retrievals, every, start)
     full_fit, default = {}, {}
     await retrievals.prepare(every, defaults)
     for c in conversations:
-        full_fit[c.name] = loco.cells(
-            await scored_over_graphql(db, settings, full, c, names[c.name], asked))
+        full_fit[c.name] = loco.cells(await scored(full, c))
         default[c.name] = loco.cells([(a, loco.recall_at(retrievals.ranked(a, defaults),
                                                            a.evidence, 10))
                                       for a in asked[c.name]])
     loco.print_table("LEAVE-ONE-CONVERSATION-OUT, search(kinds: [EPISODE]) R@10: weights "
-                     "fitted on the other two (what the fit changed from loco.START)",
+                     "fitted on the other two (what the fit changed from loco.START)"
+                     f"{', in-process' if in_process else ''}",
                      {**left_out, **loco.mean_and_worst(left_out)})
     loco.print_table(f"full fit (fitted on all three: {loco.changed(full, start)}; the defaults "
                      f"are {'these' if full == defaults else 'NOT these'}), R@10",
