@@ -40,6 +40,7 @@ import random
 import statistics
 import time
 import uuid
+import zipfile
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -75,8 +76,9 @@ from graphmem.core.config import Settings, get_settings  # noqa: E402
 from graphmem.db import migrations  # noqa: E402
 from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
-from graphmem.retrieval import embeddings  # noqa: E402
-from graphmem.retrieval.embeddings import Embedder  # noqa: E402
+from graphmem.retrieval import embeddings, transformer  # noqa: E402
+from graphmem.retrieval.embeddings import Embedder, embedded_text  # noqa: E402
+from graphmem.retrieval.transformer import TransformerEmbedder  # noqa: E402
 
 DEV = "bench/scale/dev"
 FILLER = "bench/scale/t"
@@ -254,9 +256,11 @@ async def reads(gql: GraphQL, db: Database, tenants: int) -> Figures:
 
 
 async def written_and_embedded(gql: GraphQL, db: Database,
-                               conversations: list[locomo.Conversation], size: int) -> float:
+                               conversations: list[locomo.Conversation], size: int,
+                               embedder: Embedder) -> Figures:
     """``size`` new turns recorded in a new namespace, and the seconds until the service's
-    worker has embedded them all: turns per second."""
+    worker has embedded them all: turns per second. Beside it, the floor: the same texts
+    embedded by the same model with nothing of graphmem around it."""
     ns = f"bench/scale/probe-{uuid.uuid4().hex[:6]}"
     episodes = [{"externalId": f"{c.name}/{t.id}", "sessionId": f"{c.name}/{t.session}",
                  "kind": "USER_MESSAGE", "actor": t.speaker, "content": t.content,
@@ -268,7 +272,47 @@ async def written_and_embedded(gql: GraphQL, db: Database,
     while (await db.driver.execute_query(
             "MATCH (n:EmbedPending {ns: $ns}) RETURN count(n) AS n", {"ns": ns}))[0][0]["n"]:
         await asyncio.sleep(0.2)
-    return size / (time.perf_counter() - began)
+    rate = size / (time.perf_counter() - began)
+    texts = [embedded_text(r["content"], r["context"], r["actor"]) for r in (
+        await db.driver.execute_query("MATCH (e:Episode {ns: $ns}) RETURN e.content AS "
+                                      "content, e.context AS context, e.actor AS actor",
+                                      {"ns": ns}))[0]]
+    floor = onnx_floor(embedder, texts)
+    return {"written and embedded /s": rate, "  raw onnxruntime /s": floor,
+            "  embedded / raw onnxruntime": rate / floor}
+
+
+def onnx_floor(embedder: Embedder, texts: list[str]) -> float:
+    """Texts per second of the local model run by onnxruntime alone, as its documentation
+    would have it: every core, spinning threads, batches of ``BATCH`` texts of like length,
+    CLS pooling. The physical limit the service's embedding is held against (NaN for
+    another embedder)."""
+    if not isinstance(embedder, TransformerEmbedder):
+        return float("nan")
+    import numpy as np
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+    with zipfile.ZipFile(embedder.jar) as archive:
+        session = onnxruntime.InferenceSession(archive.read(transformer.MODEL_FILE),
+                                               providers=["CPUExecutionProvider"])
+        tokenizer = Tokenizer.from_str(archive.read(transformer.TOKENIZER_FILE).decode())
+    tokenizer.enable_truncation(transformer.MAX_TOKENS)
+    tokenizer.enable_padding()
+    ordered = sorted(texts, key=len)
+
+    def forward(batch: list[str]) -> None:
+        encoded = tokenizer.encode_batch(batch)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        session.run(None, {"input_ids": ids, "attention_mask": mask,
+                           "token_type_ids": np.zeros_like(ids)})
+
+    forward(ordered[:transformer.BATCH])  # warm, as the service's model is
+    began = time.perf_counter()
+    for start in range(0, len(ordered), transformer.BATCH):
+        forward(ordered[start:start + transformer.BATCH])
+    return len(texts) / (time.perf_counter() - began)
 
 
 async def store_figures(db: Database, settings: Settings) -> Figures:
@@ -328,8 +372,8 @@ async def bench(args: argparse.Namespace) -> None:
                            **await store_figures(db, settings),
                            **await dev_quality(gql, conversations),
                            **await reads(gql, db, max(tenants, 1)),
-                           "written and embedded /s": await written_and_embedded(
-                               gql, db, conversations, args.probe),
+                           **await written_and_embedded(gql, db, conversations,
+                                                        args.probe, embedder),
                            "service RSS (MB)": rss_mb(),
                            "background RSS (MB)": background_rss_mb()}
             table[step] = figures

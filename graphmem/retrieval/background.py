@@ -25,25 +25,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphmem.db.slots import Slot
 
 if TYPE_CHECKING:
     from graphmem.db.database import Database
 
+log = logging.getLogger(__name__)
 NICENESS = 19  # the lowest priority there is
 QUIET_S = 0.2  # no request for this long: a client between turns, not between batches
 PATIENCE_S = 5.0  # the longest a batch waits for quiet
 ORPHAN_CHECK_S = 1.0  # how often the process looks for its parent
+# The floor under background work. At nice 19 the process gets only what nothing else
+# wants, and on a machine other work keeps busy that is nothing: 4,400 queued turns took 16
+# minutes while other processes ran. Work that has not come back after its patience (at
+# least STARVED_AFTER_S, more for more text: FLOOR_CHARS_PER_S is about a fifteenth of what
+# the local model embeds on two idle CPUs) is left to finish there; until it has, the work
+# runs in the service process instead, at its normal priority, a batch at a time.
+STARVED_AFTER_S = 30.0
+FLOOR_CHARS_PER_S = 1_000
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -109,6 +119,8 @@ class Background:
     def __init__(self) -> None:
         self._executor: ProcessPoolExecutor | None = None
         self.requests = Activity()
+        self.starved_after_s = STARVED_AFTER_S
+        self._late: asyncio.Future[Any] | None = None  # starved work, still out
 
     def _process(self) -> ProcessPoolExecutor:
         """The background process (one: its work is threaded inside it, see `threads`).
@@ -131,6 +143,26 @@ class Background:
             executor.shutdown(wait=False)
             raise
 
+    async def run_with_floor(self, work: Callable[[list[str]], R], texts: list[str],
+                             here: Callable[[], Awaitable[R]]) -> R:
+        """``work(texts)`` in the background process, unless it is starved: while a piece of
+        work sent there earlier is late (see ``STARVED_AFTER_S``), or when this one becomes
+        late, ``here()`` does it in this process instead. Late work is left to finish in the
+        background, its result unused (cancelling a running process pool task cannot stop
+        it), so a starved process holds at most one piece of work at a time."""
+        if self._late is not None and not self._late.done():
+            return await here()
+        sent = asyncio.ensure_future(self.run(work, texts))
+        patience = max(self.starved_after_s, sum(map(len, texts)) / FLOOR_CHARS_PER_S)
+        done, _ = await asyncio.wait({sent}, timeout=patience)
+        if done:
+            return sent.result()
+        log.warning("background work is late (%.0f s, the process is starved of CPU): "
+                    "working in the service process until it returns", patience)
+        sent.add_done_callback(_ignore_outcome)
+        self._late = sent
+        return await here()
+
     def stop(self) -> None:
         """Let the background process finish the work it holds, then exit (the service is
         shutting down; the next `run` would start another). Left to the interpreter's exit,
@@ -138,6 +170,12 @@ class Background:
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_outcome(late: asyncio.Future[Any]) -> None:
+    """Late work's outcome, fetched so asyncio does not report it never retrieved."""
+    if not late.cancelled():
+        late.exception()
 
 
 BACKGROUND: Slot[Background] = Slot("background")  # a database's, made on first use

@@ -70,7 +70,8 @@ class WordLlamaEmbedder:
         return await asyncio.to_thread(_wordllama_embed, texts)
 
     async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
-        return await background.run(_wordllama_embed, texts)
+        return await background.run_with_floor(_wordllama_embed, texts,
+                                               lambda: self.embed(texts))
 
 
 def _wordllama_embed(texts: list[str]) -> list[list[float]]:

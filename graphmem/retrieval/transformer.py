@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import zipfile
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -65,11 +65,11 @@ class TransformerEmbedder:
 
     async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
         """The worker's batches: in the app's background process, on all its threads."""
-        return await background.run(_embed_in_background, (self.jar, texts))
+        return await background.run_with_floor(partial(_embed_in_background, self.jar), texts,
+                                               lambda: self.embed(texts))
 
 
-def _embed_in_background(job: tuple[Path, list[str]]) -> list[list[float]]:
-    jar, texts = job
+def _embed_in_background(jar: Path, texts: list[str]) -> list[list[float]]:
     return _load(jar, background.threads()).embed(texts)
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from graphmem.retrieval import background
 from graphmem.retrieval.background import Background
+from tests.support.runtime import background_pid, starved
 
 ROOT = Path(__file__).resolve().parents[2]
 AUTOGROUP = Path("/proc/self/autogroup")
@@ -143,3 +144,46 @@ async def test_background_batches_wait_for_a_quiet_moment_but_not_for_ever() -> 
     await activity.until_quiet(patience=5.0)
     assert background.QUIET_S <= time.monotonic() - began < 1.0
     assert activity.quiet()
+
+
+def pid_of(texts: list[str]) -> int:
+    """Background work on texts: where it ran (module level: work is sent by name)."""
+    return os.getpid()
+
+
+async def test_starved_background_work_is_done_in_the_service_until_the_late_work_returns(
+        own: Background) -> None:
+    """At nice 19 the background process gets no CPU while other work keeps the machine busy
+    (4,400 turns took 16 minutes): past its patience, work runs in the service's process,
+    and so does the next while the late one is out (one late piece at a time, never a
+    queue); once it is back, work goes to the background process again."""
+    async def here() -> int:
+        return os.getpid()
+
+    async with starved(own, patience_s=0.3) as pid:
+        began = time.monotonic()
+        assert await own.run_with_floor(pid_of, ["a turn"], here) == os.getpid()
+        assert 0.3 <= time.monotonic() - began < 5
+        began = time.monotonic()
+        assert await own.run_with_floor(pid_of, ["another"], here) == os.getpid()
+        assert time.monotonic() - began < 0.3  # the late one is still out: not waited for
+    for _ in range(100):  # running again, it finishes the late work
+        if await own.run_with_floor(pid_of, ["a third"], here) == pid:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        pytest.fail("work never went back to the background process")
+    assert await own.run(background_pid, None) == pid  # the same process throughout
+
+
+async def test_more_text_is_given_more_patience(own: Background) -> None:
+    """A batch of long texts takes longer than a short one: it is late only past the time the
+    floor rate allows it."""
+    async def here() -> int:
+        return os.getpid()
+
+    texts = ["x" * int(background.FLOOR_CHARS_PER_S * 0.8)] * 2  # 1.6 s at the floor rate
+    async with starved(own, patience_s=0.1):
+        began = time.monotonic()
+        assert await own.run_with_floor(pid_of, texts, here) == os.getpid()
+        assert time.monotonic() - began >= 1.6

@@ -34,6 +34,7 @@ from graphmem.retrieval.search import Kind, SearchQuery, search
 from graphmem.security import encryption, namespace_keys
 from graphmem.security.encryption import Keyring
 from tests.support.graph import delete_namespace
+from tests.support.runtime import starved
 
 DIMENSION = 8
 
@@ -86,6 +87,17 @@ async def test_unusable_vectors_are_not_stored() -> None:
     assert embeddings.usable(empty) is None
     assert embeddings.usable([0.0] * 4) is None
     assert embeddings.usable([0.5, 0.5]) == [0.5, 0.5]
+
+
+async def test_a_starved_backlog_is_embedded_in_the_service() -> None:
+    """WordLlama's batches too: its background process stopped, the service embeds them."""
+    texts = ["I adopted a dog", "my puppy", "Kyoto"]
+    model, own = embeddings.WordLlamaEmbedder(), Background()
+    try:
+        async with starved(own), asyncio.timeout(30):  # without the floor: for ever
+            assert await model.embed_backlog(texts, own) == await model.embed(texts)
+    finally:
+        own.stop()
 
 
 async def test_new_memory_is_embedded_off_the_request_path(db: Database, ns: str) -> None:

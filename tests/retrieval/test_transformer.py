@@ -3,6 +3,7 @@ the home (the suite itself embeds with WordLlama for speed: see bin/test)."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from graphmem.core.errors import ConfigError
 from graphmem.retrieval import embeddings, transformer
 from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
+from tests.support.runtime import starved
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +53,18 @@ async def test_the_backlog_gets_the_vectors_of_the_request_path(
     own = Background()
     try:
         assert await model.embed_backlog(texts, own) == await model.embed(texts)
+    finally:
+        own.stop()
+
+
+async def test_a_starved_backlog_is_embedded_in_the_service(model: TransformerEmbedder) -> None:
+    """Its background process stopped, the worker's batch is embedded in the service's
+    process instead, with the same vectors."""
+    texts = ["we talked about the weather in Porto", "Kyoto", "my dentist is Dr. Okafor"]
+    own = Background()
+    try:
+        async with starved(own), asyncio.timeout(30):  # without the floor: for ever
+            assert await model.embed_backlog(texts, own) == await model.embed(texts)
     finally:
         own.stop()
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 
 from graphmem.retrieval import embeddings
+from graphmem.retrieval.background import Background
 
 
 @contextlib.asynccontextmanager
@@ -45,3 +48,22 @@ def _runs_worker_on(task: asyncio.Task[object], db: object) -> bool:
     frame = getattr(coro, "cr_frame", None)
     return getattr(coro, "__qualname__", "") == "run_worker" and frame is not None \
         and frame.f_locals.get("db") is db
+
+
+def background_pid(_: object) -> int:
+    """Run in a background process (module level: work is sent by name)."""
+    return os.getpid()
+
+
+@contextlib.asynccontextmanager
+async def starved(background: Background, patience_s: float = 0.5) -> AsyncIterator[int]:
+    """``background``'s process gets no CPU until the block ends (stopped: the extreme of a
+    nice-19 process on a machine other work keeps busy), and work there counts as late after
+    ``patience_s``. Yields the stopped process's pid."""
+    pid = await background.run(background_pid, None)
+    background.starved_after_s = patience_s
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield pid
+    finally:
+        os.kill(pid, signal.SIGCONT)
