@@ -22,7 +22,9 @@ from typing import Any
 import httpx
 import pytest
 
-from graphmem.db.database import Database
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import parse_namespace
+from graphmem.db.database import Database, connect
 from graphmem.portability.exporting import export
 from graphmem.security.auth import create_key
 from tests.support.graph import delete_namespace
@@ -58,7 +60,7 @@ class Device:
 
 
 def _ports(home: Path) -> dict[str, str]:
-    return json.loads((home / "ports.json").read_text())
+    return dict(json.loads((home / "ports.json").read_text()))
 
 
 def _post(url: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
@@ -119,15 +121,22 @@ def _sync(device: Device, ns: str, shared: str, key: str) -> str:
                       GRAPHMEM_SYNC_KEY=key)
 
 
-def _exported(device: Device, ns: str) -> list[str]:
-    """The device's namespace as an export, header aside, in a stable order."""
-    lines = device.cli("export", ns).splitlines()
-    return sorted(line for line in lines if line.startswith(("{\"node\"", "{\"rel\"")))
+async def _exported(device: Device, ns: str) -> list[str]:
+    """The device's namespace as its export reads it, straight from the device's Neo4j."""
+    ports = _ports(device.home)
+    own = Settings(home=device.home, local_bolt_port=int(ports["GRAPHMEM_LOCAL_BOLT_PORT"]),
+                   local_http_port=int(ports["GRAPHMEM_LOCAL_HTTP_PORT"]))
+    db = await connect(own)
+    try:
+        return await _records(db, ns)
+    finally:
+        await db.close()
 
 
-async def _shared_records(db: Database, ns: str) -> list[str]:
-    """The shared namespace's memory (the pushes' own audit trail aside)."""
-    records = [json.dumps(r, sort_keys=True) async for r in export(db, ns)
+async def _records(db: Database, ns: str) -> list[str]:
+    """A namespace's memory as export records, in a stable order (the audit trail of the
+    pushes aside: a push is audited, by design)."""
+    records = [json.dumps(r, sort_keys=True) async for r in export(db, parse_namespace(ns))
                if ("node" in r and r["node"] != "AuditEvent")
                or ("rel" in r and "AuditEvent" not in (r["from"][0], r["to"][0]))]
     return sorted(records)
@@ -204,9 +213,10 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     assert await _strings_holding(db, ns, ("kayaking",)) != []  # the scan does see facts
 
     # A repeat changes nothing, on any side.
-    before = (_exported(laptop, ns), _exported(phone, ns), await _shared_records(db, ns))
+    before = [await _exported(laptop, ns), await _exported(phone, ns), await _records(db, ns)]
     again = _sync(laptop, ns, shared, key) + _sync(phone, ns, shared, key)
     assert again.count("(0 changed there") == 2, again
     assert again.count("pulled 0 nodes") == 2, again
-    assert (_exported(laptop, ns), _exported(phone, ns), await _shared_records(db, ns)) == before
+    assert [await _exported(laptop, ns), await _exported(phone, ns),
+            await _records(db, ns)] == before
 
