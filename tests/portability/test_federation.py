@@ -116,8 +116,8 @@ def _learn(device: Device, ns: str, predicate: str, obj: str, evidence: str) -> 
     return str(done["assertFacts"][0]["fact"]["id"])
 
 
-def _sync(device: Device, ns: str, shared: str, key: str) -> str:
-    return device.cli("sync", ns, "--url", shared, "--device", device.name,
+def _sync(device: Device, ns: str, shared: str, key: str, *content: str) -> str:
+    return device.cli("sync", ns, "--url", shared, "--device", device.name, *content,
                       GRAPHMEM_SYNC_KEY=key)
 
 
@@ -176,10 +176,14 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     kayaking = _learn(laptop, ns, "likes", "kayaking", "l2")
     _say(phone, ns, "p1", "2026-06-01T09:00:00Z", "Flimwort glossaries: I moved to Porto")
     porto = _learn(phone, ns, "lives_in", "Porto", "p1")
+    laptop.gql("""mutation($ns: String!, $f: String!) { writeSummary(namespace: $ns, summary: {
+      text: "Sam enjoys a water sport", covers: ["l2"], cites: [$f],
+      sessionId: "laptop-chat"}) { id } }""", ns=ns, f=kayaking)
 
     # The phone syncs first; the laptop's older statement arrives later and still loses.
+    # The laptop lets only facts leave at first.
     _sync(phone, ns, shared, key)
-    _sync(laptop, ns, shared, key)
+    _sync(laptop, ns, shared, key, "--content", "facts")
     _sync(phone, ns, shared, key)
 
     # Facts from the laptop are on the phone, their evidence held on the laptop.
@@ -211,6 +215,17 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
         assert hits == [], word
     assert await _strings_holding(db, ns, TURN_WORDS) == []
     assert await _strings_holding(db, ns, ("kayaking",)) != []  # the scan does see facts
+
+    # Summaries leave when the setting says so, with references to the turns they cover.
+    summary = """query($ns: String!) { summary(namespace: $ns, sessionId: "laptop-chat") {
+      text } }"""
+    assert _post(shared, admin, summary, {"ns": ns})["summary"] is None
+    assert "pushed 0 records" in _sync(laptop, ns, shared, key, "--content", "nothing")
+    _sync(laptop, ns, shared, key)
+    _sync(phone, ns, shared, key)
+    for url, token in ((shared, admin), (phone.url, phone.token)):
+        assert _post(url, token, summary, {"ns": ns})["summary"] == \
+            {"text": "Sam enjoys a water sport"}, url
 
     # A repeat changes nothing, on any side.
     before = [await _exported(laptop, ns), await _exported(phone, ns), await _records(db, ns)]
