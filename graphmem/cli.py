@@ -356,9 +356,17 @@ def sync_namespace(
 
     ensure_neo4j(settings)
     done = with_database(work)
+    if done.erased_there is not None:  # turns erased here since: the shared side's receipt
+        receipt = done.erased_there
+        counts = ", ".join(f"{c['kind']} {c['count']}" for c in receipt["counts"] if c["count"])
+        typer.echo(f"erased on the shared side: {counts or 'nothing'} (receipt {receipt['id']}, "
+                   f"verified {str(receipt['verified']).lower()})", err=True)
     typer.echo(f"pushed {done.pushed_records} records ({done.changed_there} changed there, "
                f"sequence {done.sequence}); pulled {done.pulled_nodes} nodes and "
                f"{done.pulled_relationships} relationships in {done.pages} page(s)", err=True)
+    if done.erased_here:  # what another device's erasure took here
+        typer.echo("erased here, as the shared side did: " + ", ".join(
+            f"{kind} {n}" for kind, n in sorted(done.erased_here.items())), err=True)
 
 
 @app.command("backup")

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import strawberry
 
+from graphmem.api.erasure import ErasureReceipt, receipt_of
 from graphmem.api.server.context import Context
 from graphmem.api.server.scope import scoped
 from graphmem.core.namespaces import Namespace
@@ -34,12 +35,29 @@ class SyncPush:
         "Facts of the push the namespace holds forgotten: left forgotten."))
 
 
+@strawberry.type(description="Something the shared side erased because a device erased the "
+                             "turns behind it: a device pulling it erases its copy.")
+class SyncTombstone:
+    kind: str = strawberry.field(description="fact, summary or turn (a reference to one).")
+    id: strawberry.ID = strawberry.field(description="Its id.")
+
+
+@strawberry.type(description="A page of the references to one device's turns held here.")
+class HeldTurnIds:
+    ids: list[strawberry.ID] = strawberry.field(description="Turn ids (the device's episode "
+                                                            "ids), in id order.")
+    has_more: bool = strawberry.field(description="Whether more follow (`after` the last).")
+
+
 @strawberry.type(description="A page of what changed in the shared namespace after a cursor.")
 class SyncPage:
     lines: list[str] = strawberry.field(description=(
         "Export-format JSON Lines (docs/export-format.md): header, nodes, relationships, end."))
     cursor: str = strawberry.field(description="Where the next pull starts.")
     has_more: bool = strawberry.field(description="Whether another page follows now.")
+    erased: list[SyncTombstone] = strawberry.field(description=(
+        "What the shared side erased after the cursor (a device erased the turns behind "
+        "it): erase these too."))
 
 
 @scoped
@@ -65,11 +83,40 @@ async def memory_changes(
         description=f"Nodes per page, 1-{domain.MAX_PAGE}.")] = domain.PAGE,
 ) -> SyncPage:
     page = await domain.changes(ctx.db, ns, device, after, first)
-    return SyncPage(lines=page.lines, cursor=page.cursor, has_more=page.has_more)
+    return SyncPage(lines=page.lines, cursor=page.cursor, has_more=page.has_more,
+                    erased=[SyncTombstone(kind=kind, id=strawberry.ID(key))
+                            for kind, key in page.erased])
+
+
+@scoped
+async def held_turns(
+    ctx: Context, ns: Namespace, device: DeviceArg,
+    after: Annotated[str | None, strawberry.argument(
+        description="The last id of the page before (none: from the first).")] = None,
+    first: Annotated[int, strawberry.argument(
+        description=f"Ids per page, 1-{domain.MAX_PAGE}.")] = domain.MAX_PAGE,
+) -> HeldTurnIds:
+    ids, more = await domain.held_turns(ctx.db, ns, device, after, first)
+    return HeldTurnIds(ids=[strawberry.ID(i) for i in ids], has_more=more)
+
+
+@scoped
+async def erase_held_turns(
+    ctx: Context, ns: Namespace, device: DeviceArg,
+    ids: Annotated[list[strawberry.ID], strawberry.argument(description=(
+        "Turns the device erased (its episode ids): their references go, with the facts "
+        "they alone supported and the summaries they alone covered."))],
+) -> ErasureReceipt:
+    return receipt_of(await domain.erase_held(ctx.db, ns, device, [str(i) for i in ids],
+                                              f"sync:{device}"))
 
 
 @strawberry.type
 class Query:
+    held_turns: HeldTurnIds = strawberry.field(
+        resolver=held_turns,
+        description="Federated memory: the references to one device's turns held here (ids "
+                    "only), so the device can say which it has erased.")
     memory_changes: SyncPage = strawberry.field(
         resolver=memory_changes,
         description="Federated memory: what other devices pushed (and what the shared side "
@@ -78,6 +125,11 @@ class Query:
 
 @strawberry.type
 class Mutation:
+    erase_held_turns: ErasureReceipt = strawberry.field(
+        resolver=erase_held_turns,
+        description="Federated memory: a device erased these turns; erase what this shared "
+                    "namespace holds only because of them, with a receipt. Other devices "
+                    "erase their copies at their next pull.")
     push_memory: SyncPush = strawberry.field(
         resolver=push_memory,
         description="Federated memory: a device's facts, history, conflicts and summaries "

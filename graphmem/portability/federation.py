@@ -42,6 +42,7 @@ from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database, Row, Tx
 from graphmem.facts import plan_writer, supersession
 from graphmem.facts import store as facts
+from graphmem.governance import erasure
 from graphmem.portability.format import (
     DERIVED,
     EMBEDDED,
@@ -81,6 +82,7 @@ SHARED = "*"  # the peer a shared service's own sequence is kept under
 IGNORED = DERIVED | {"embed_error"}  # the holder's own bookkeeping: not compared, not sent
 PAGE = 500  # nodes a pull page holds by default
 MAX_PAGE = 2_000
+MAX_ERASED = 100_000  # tombstones a page hands out (each a kind and an id)
 _DEVICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _DONE = "~"  # a cursor's label after every label: the whole sequence number was read
 
@@ -127,6 +129,7 @@ class Received:
     ended: list[str] = field(default_factory=list)  # facts the shared side's resolution ended
     disputed: int = 0  # disputes its resolution opened
     forgotten: int = 0  # facts of the sync its receiver holds forgotten: left as they are
+    erased: dict[str, int] = field(default_factory=dict)  # a page's tombstones, erased here
 
 
 @dataclass(frozen=True)
@@ -151,9 +154,10 @@ async def receive_push(db: Database, ns: Namespace, device: str, lines: list[str
 
 
 async def receive_page(db: Database, ns: Namespace, lines: list[str], content: Content,
-                       peer: str, cursor: str) -> Received:
+                       peer: str, cursor: str, erased: list[tuple[str, str]]) -> Received:
     """A pulled page into the device's namespace ``ns``, with the cursor after it, in one
-    transaction: an interrupted sync resumes after its last page."""
+    transaction: an interrupted sync resumes after its last page. ``erased`` (kind, id): what
+    the shared side erased since, erased here first."""
     batch, barred = await _read(db, ns, lines, SYNCED)
     allowed = labels(content)
     kept = _Batch([(n, r) for n, r in batch.nodes if r.label in allowed],
@@ -162,12 +166,67 @@ async def receive_page(db: Database, ns: Namespace, lines: list[str], content: C
     seq, label, key = parse_cursor(cursor)
 
     async def write(tx: Tx) -> Received:
+        gone = await _erase_here(tx, ns, erased)
         done = await _keep_page(tx, ns, kept, barred)
+        done.erased = gone
         await tx.run("portability/sync/advance", ns=ns, peer=peer, seq=seq, label=label,
                      key=key, now=datetime.now(UTC))
         return done
 
     return await db.transaction(write)
+
+
+async def _erase_here(tx: Tx, ns: Namespace, erased: list[tuple[str, str]]) -> dict[str, int]:
+    if not erased:
+        return {}
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for kind, key in erased:
+        by_kind[kind].append(key)
+    counts = await erasure.erase_synced_in(tx, ns, by_kind["turn"], by_kind["fact"],
+                                           by_kind["summary"])
+    return {kind: n for kind, n in counts.items() if n}
+
+
+async def held_turns(db: Database, ns: Namespace, device: str, after: str | None,
+                     first: int = MAX_PAGE) -> tuple[list[str], bool]:
+    """Ids of the references to ``device``'s turns the shared namespace holds (a page)."""
+    check_device(device)
+    if not 1 <= first <= MAX_PAGE:
+        raise InvalidInput(f"first must be 1-{MAX_PAGE}", field="first")
+    ids = (await db.read("portability/sync/held_turns", ns=ns, device=device,
+                         after=after or "", limit=first))[0]["ids"]
+    return list(ids), len(ids) == first
+
+
+async def erase_held(db: Database, ns: Namespace, device: str, ids: list[str],
+                     actor: str) -> erasure.Receipt:
+    """A device erased these turns: their references here go, with the facts they alone
+    supported and the summaries they alone covered, and tombstones tell the other devices'
+    pulls to erase them too (and any push not to bring them back)."""
+    check_device(device)
+    if not 1 <= len(ids) <= MAX_PAGE:
+        raise InvalidInput(f"give 1 to {MAX_PAGE} turn ids", field="ids")
+    turns = sorted((await db.read("portability/sync/held_of", ns=ns, device=device,
+                                  ids=sorted(set(ids))))[0]["ids"])  # its own references only
+
+    async def entomb(tx: Tx, facts: list[str], summaries: list[str]) -> None:
+        seq = int((await tx.run("portability/sync/state", ns=ns, peer=SHARED))[0]["seq"]) + 1
+        await tx.run("portability/sync/entomb", ns=ns, seq=seq, now=datetime.now(UTC), erased=[
+            *({"kind": "turn", "id": i} for i in turns),
+            *({"kind": "fact", "id": i} for i in facts),
+            *({"kind": "summary", "id": i} for i in summaries)])
+        await tx.run("portability/sync/advance", ns=ns, peer=SHARED, seq=seq, label=_DONE,
+                     key="", now=datetime.now(UTC))
+
+    return (await erasure.erase_held_turns(db, ns, turns, actor, entomb)).receipt
+
+
+async def missing_turns(db: Database, ns: Namespace, ids: list[str]) -> list[str]:
+    """Of these turn ids, those this device no longer holds (erased since it pushed them)."""
+    if not ids:
+        return []
+    held = set((await db.read("portability/sync/own_turns", ns=ns, ids=ids))[0]["ids"])
+    return [i for i in ids if i not in held]
 
 
 async def pulled_up_to(db: Database, ns: Namespace, peer: str) -> str:
@@ -287,8 +346,10 @@ async def _merge(tx: Tx, ns: Namespace, batch: _Batch, barred: set[str],
     for _, r in batch.nodes:
         sent[r.label].append(r.key)
     settled = (await tx.run("portability/sync/settled", ns=ns, facts=sent["Fact"],
-                            conflicts=sent["Conflict"]))[0]
-    ended = set(settled["facts"]) | barred
+                            conflicts=sent["Conflict"],
+                            erasable=sent["Fact"] + sent["Summary"] + sent["DeviceTurn"]))[0]
+    gone = barred | set(settled["entombed"])  # forgotten here, or erased (tombstones)
+    ended = set(settled["facts"]) | gone
     closed = set(settled["conflicts"])
     # Believed on both sides: on the shared side its own status stands (it may have put the
     # fact in dispute), on a device the shared side's.
@@ -297,9 +358,9 @@ async def _merge(tx: Tx, ns: Namespace, batch: _Batch, barred: set[str],
             for number, r in batch.nodes
             if (r.label, r.key) not in batch.renamed
             and not (r.label == "Fact" and r.key in ended)
-            and not (r.label == "Conflict" and r.key in closed)]
-    rels = [_rel_row(number, r, batch) for number, r in batch.rels
-            if not _touches(r, barred, batch)]
+            and not (r.label == "Conflict" and r.key in closed)
+            and r.key not in gone]
+    rels = [_rel_row(number, r, batch) for number, r in batch.rels if not _touches(r, gone)]
     if rows:
         await tx.run("portability/merge_nodes", ns=ns, nodes=rows)
     if rels:
@@ -335,14 +396,15 @@ def _rel_row(number: int, record: RelRecord, batch: _Batch) -> Row:
             "to_key": batch.key(end, end_key), "props": record.props}
 
 
-def _touches(rel: RelRecord, barred: set[str], batch: _Batch) -> bool:
-    """Whether a relationship belongs to a fact the receiver holds forgotten."""
-    if not barred:
+def _touches(rel: RelRecord, gone: set[str]) -> bool:
+    """Whether a relationship joins what the receiver holds forgotten or erased (a fact, by
+    its statement node or its edge; a summary; a turn's reference)."""
+    if not gone:
         return False
-    ids = [key for label, key in (rel.start, rel.end) if label == "Fact"]
+    ids = [key for _, key in (rel.start, rel.end)]
     if isinstance(rel.props.get("fact_id"), str):
         ids.append(rel.props["fact_id"])
-    return any(i in barred for i in ids)
+    return any(i in gone for i in ids)
 
 
 async def _stamp(tx: Tx, ns: Namespace, device: str, sent: list[tuple[str, str]],
@@ -384,6 +446,7 @@ class Page:
     lines: list[str]
     cursor: str
     has_more: bool
+    erased: list[tuple[str, str]]  # (kind, id): what the shared side erased after the cursor
 
 
 async def changes(db: Database, ns: Namespace, device: str, after: str | None,
@@ -404,7 +467,10 @@ async def changes(db: Database, ns: Namespace, device: str, after: str | None,
     cursor = cursor_of(int(last["seq"]), last["label"], _identity(last["label"],
                                                                     last["props"])) \
         if last else cursor_of(upto, _DONE, "")
-    return Page(framed(ns, _records(rows)), cursor, has_more)
+    erased = await db.read("portability/sync/erased", ns=ns, after_seq=seq, upto=upto,
+                           limit=MAX_ERASED)
+    return Page(framed(ns, _records(rows)), cursor, has_more,
+                [(row["kind"], row["id"]) for row in erased])
 
 
 def _records(rows: list[Row]) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ what moved), and a repeat pull finds nothing after its cursor.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -29,6 +29,7 @@ from graphmem.portability.federation import (
     check_device,
     framed,
     labels,
+    missing_turns,
     pulled_up_to,
     receive_page,
 )
@@ -40,7 +41,15 @@ PUSH = """mutation Push($ns: String!, $device: String!, $lines: [String!]!) {
 }"""
 PULL = """query Pull($ns: String!, $device: String!, $after: String, $first: Int!) {
   memoryChanges(namespace: $ns, device: $device, after: $after, first: $first) {
-    lines cursor hasMore
+    lines cursor hasMore erased { kind id }
+  }
+}"""
+HELD = """query Held($ns: String!, $device: String!, $after: String) {
+  heldTurns(namespace: $ns, device: $device, after: $after) { ids hasMore }
+}"""
+ERASE = """mutation Erase($ns: String!, $device: String!, $ids: [ID!]!) {
+  eraseHeldTurns(namespace: $ns, device: $device, ids: $ids) {
+    id verified counts { kind count }
   }
 }"""
 
@@ -95,6 +104,8 @@ class Report:
     pulled_nodes: int = 0
     pulled_relationships: int = 0
     pages: int = 0
+    erased_there: dict[str, Any] | None = None  # the shared side's receipt, if it erased
+    erased_here: dict[str, int] = field(default_factory=dict)  # what its tombstones took here
 
 
 def peer_of(url: str) -> str:
@@ -109,6 +120,7 @@ async def sync(db: Database, ns: Namespace, remote: Remote, device: str, content
     report = Report()
     if content is Content.NOTHING:
         return report
+    report.erased_there = await _erasure_followed(db, ns, remote, device)
     lines = await outgoing(db, ns, device, content)
     pushed = (await remote.call(PUSH, {"ns": ns, "device": device, "lines": lines}))["pushMemory"]
     report.pushed_records, report.changed_there = len(lines) - 2, pushed["changed"]
@@ -117,13 +129,35 @@ async def sync(db: Database, ns: Namespace, remote: Remote, device: str, content
     while True:
         page = (await remote.call(PULL, {"ns": ns, "device": device, "after": cursor,
                                          "first": first}))["memoryChanges"]
-        done = await receive_page(db, ns, page["lines"], content, peer, page["cursor"])
+        done = await receive_page(db, ns, page["lines"], content, peer, page["cursor"],
+                                  [(e["kind"], e["id"]) for e in page["erased"]])
+        for kind, n in done.erased.items():
+            report.erased_here[kind] = report.erased_here.get(kind, 0) + n
         report.pages += 1
         report.pulled_nodes += done.nodes
         report.pulled_relationships += done.relationships
         cursor = page["cursor"]
         if not page["hasMore"]:
             return report
+
+
+async def _erasure_followed(db: Database, ns: Namespace, remote: Remote,
+                            device: str) -> dict[str, Any] | None:
+    """Turns this device erased since its last sync: the shared side holds references to
+    them, and erases those and what they alone supported (its receipt comes back)."""
+    gone: list[str] = []
+    after: str | None = None
+    while True:
+        held = (await remote.call(HELD, {"ns": ns, "device": device, "after": after}))
+        page = held["heldTurns"]
+        gone += await missing_turns(db, ns, page["ids"])
+        if not page["hasMore"] or not page["ids"]:
+            break
+        after = page["ids"][-1]
+    if not gone:
+        return None
+    answer = await remote.call(ERASE, {"ns": ns, "device": device, "ids": gone})
+    return dict(answer["eraseHeldTurns"])
 
 
 async def outgoing(db: Database, ns: Namespace, device: str, content: Content) -> list[str]:

@@ -235,3 +235,23 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     assert [await _exported(laptop, ns), await _exported(phone, ns),
             await _records(db, ns)] == before
 
+    # Erasure follows: the laptop erases the kayaking turn; what only it supported (the fact
+    # and the summary covering it) goes from every side, with a receipt from each.
+    erased = laptop.gql("""mutation($ns: String!) { eraseEpisodes(namespace: $ns,
+      ids: ["l2"]) { verified } }""", ns=ns)["eraseEpisodes"]
+    assert erased["verified"]
+    told = _sync(laptop, ns, shared, key)
+    assert "erased on the shared side: " in told and "verified true" in told, told
+    assert "erased here, as the shared side did: " in _sync(phone, ns, shared, key)
+    history = """query($ns: String!) { facts(namespace: $ns, where: {subject: "Sam",
+      predicate: "likes"}, includeHistory: true) { nodes { id } } }"""
+    for url, token in ((laptop.url, laptop.token), (phone.url, phone.token), (shared, admin)):
+        assert _post(url, token, history, {"ns": ns})["facts"]["nodes"] == [], url
+        assert _post(url, token, summary, {"ns": ns})["summary"] is None, url
+        current = _post(url, token, FACT, {"ns": ns, "p": "lives_in"})["facts"]["nodes"]
+        assert [f["object"] for f in current] == ["Porto"], url  # the rest stays
+    records, _, _ = await db.driver.execute_query(
+        "MATCH (t:DeviceTurn {ns: $ns}) RETURN t.device AS device ORDER BY device",
+        {"ns": ns}, database_=db.name)
+    assert [r["device"] for r in records] == ["laptop", "phone"]  # l1 (Lisbon), p1 (Porto)
+

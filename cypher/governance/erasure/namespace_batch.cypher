@@ -22,6 +22,7 @@ CALL () { MATCH (n:Delivery {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETUR
 CALL () { MATCH (n:Webhook {ns: $ns}) DETACH DELETE n RETURN count(*) AS webhooks }
 CALL () { MATCH (n:DeviceTurn {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS device_turns }
 CALL () { MATCH (n:SyncState {ns: $ns}) DETACH DELETE n RETURN count(*) AS sync_states }
+CALL () { MATCH (n:SyncErased {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS sync_tombstones }
 RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, closed_sessions, conflicts, policies,
        merges, jobs, switches, retention, pruning, keys, events, deliveries, webhooks, device_turns,
-       sync_states
+       sync_states, sync_tombstones
