@@ -458,6 +458,8 @@ async def changes(db: Database, ns: Namespace, device: str, after: str | None,
     if not 1 <= first <= MAX_PAGE:
         raise InvalidInput(f"first must be 1-{MAX_PAGE}", field="first")
     seq, label, key = parse_cursor(after) if after else (0, _DONE, "")
+    # Two reads, not one snapshot: a push between them stamps past ``upto`` and is left to
+    # the next pull; a node it re-stamps moves past the window and comes then, whole.
     upto = int((await db.read("portability/sync/state", ns=ns, peer=SHARED))[0]["seq"])
     rows = await db.read("portability/sync/changed", ns=ns, device=device, after_seq=seq,
                          after_label=label, after_key=key, upto=upto, limit=first,

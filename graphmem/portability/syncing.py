@@ -87,7 +87,10 @@ class HttpRemote:
     async def call(self, document: str, variables: dict[str, Any]) -> dict[str, Any]:
         answer = await self._client.post(self._url, json={"query": document,
                                                           "variables": variables})
-        body = answer.json()
+        try:
+            body = answer.json()
+        except ValueError:  # not GraphQL's answer (a proxy's error page)
+            raise RemoteError(f"HTTP_{answer.status_code}", "the answer was not JSON") from None
         if body.get("errors"):
             error = body["errors"][0]
             raise RemoteError(error.get("extensions", {}).get("code", "ERROR"),

@@ -176,6 +176,7 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     kayaking = _learn(laptop, ns, "likes", "kayaking", "l2")
     _say(phone, ns, "p1", "2026-06-01T09:00:00Z", "Flimwort glossaries: I moved to Porto")
     porto = _learn(phone, ns, "lives_in", "Porto", "p1")
+    chess = _learn(phone, ns, "likes", "chess", "p1")
     laptop.gql("""mutation($ns: String!, $f: String!) { writeSummary(namespace: $ns, summary: {
       text: "Sam enjoys a water sport", covers: ["l2"], cites: [$f],
       sessionId: "laptop-chat"}) { id } }""", ns=ns, f=kayaking)
@@ -235,6 +236,15 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     assert [await _exported(laptop, ns), await _exported(phone, ns),
             await _records(db, ns)] == before
 
+    # Forgetting a fact on a side that never held its turn is honoured everywhere.
+    laptop.gql("""mutation($ns: String!, $f: ID!) { forgetFact(namespace: $ns, factId: $f,
+      reason: "not true") { id } }""", ns=ns, f=chess)
+    _sync(laptop, ns, shared, key)
+    _sync(phone, ns, shared, key)
+    for url, token in ((laptop.url, laptop.token), (phone.url, phone.token), (shared, admin)):
+        assert _post(url, token, WHY, {"ns": ns, "id": chess})["provenance"]["fact"][
+            "status"] == "RETRACTED", url
+
     # Erasure follows: the laptop erases the kayaking turn; what only it supported (the fact
     # and the summary covering it) goes from every side, with a receipt from each.
     erased = laptop.gql("""mutation($ns: String!) { eraseEpisodes(namespace: $ns,
@@ -244,14 +254,16 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     assert "erased on the shared side: " in told and "verified true" in told, told
     assert "erased here, as the shared side did: " in _sync(phone, ns, shared, key)
     history = """query($ns: String!) { facts(namespace: $ns, where: {subject: "Sam",
-      predicate: "likes"}, includeHistory: true) { nodes { id } } }"""
+      predicate: "likes", object: "kayaking"}, includeHistory: true) { nodes { id } } }"""
     for url, token in ((laptop.url, laptop.token), (phone.url, phone.token), (shared, admin)):
         assert _post(url, token, history, {"ns": ns})["facts"]["nodes"] == [], url
         assert _post(url, token, summary, {"ns": ns})["summary"] is None, url
         current = _post(url, token, FACT, {"ns": ns, "p": "lives_in"})["facts"]["nodes"]
         assert [f["object"] for f in current] == ["Porto"], url  # the rest stays
     records, _, _ = await db.driver.execute_query(
-        "MATCH (t:DeviceTurn {ns: $ns}) RETURN t.device AS device ORDER BY device",
+        "MATCH (t:DeviceTurn {ns: $ns}) RETURN t.device AS device, t.said_at AS said",
         {"ns": ns}, database_=db.name)
-    assert [r["device"] for r in records] == ["laptop", "phone"]  # l1 (Lisbon), p1 (Porto)
+    said = {(r["device"], str(r["said"])[:10]) for r in records}
+    assert ("laptop", "2026-05-02") not in said  # l2's reference went
+    assert {("laptop", "2026-05-01"), ("phone", "2026-06-01")} <= said  # l1 (Lisbon), p1 stay
 
