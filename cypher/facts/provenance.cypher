@@ -10,7 +10,7 @@ CALL (f) {
   RETURN collect({episode: e {.*, embedding: null}, quote: ev.quote}) AS evidence
 }
 CALL (f) {  // evidence held on another device (graphmem sync): a reference, never the turn
-  UNWIND [(f)-[:EVIDENCED_BY_TURN]->(t:DeviceTurn) WHERE t.ns = $ns | t] AS t
+  UNWIND [(f)-[:EVIDENCED_BY_TURN]->(t) WHERE t.ns = $ns | t] AS t  // t: a DeviceTurn, by type
   WITH t ORDER BY t.said_at, t.id
   RETURN collect(t {.id, .device, .said_at, .content_hash}) AS turns
 }
