@@ -318,6 +318,57 @@ _EXTERNAL = ("; back it up with its own neo4j-admin database dump and load (READ
              "Backups and restores)")
 
 
+@app.command("sync")
+def sync_namespace(
+    namespace: str = typer.Argument(..., help="The namespace to sync (the same on every side)."),
+    url: str | None = typer.Option(None, "--url", help=(
+        "The shared service's base URL (default GRAPHMEM_SYNC_URL).")),
+    device: str | None = typer.Option(None, "--device", help=(
+        "This device's name (default GRAPHMEM_SYNC_DEVICE).")),
+    content: str | None = typer.Option(None, "--content", help=(
+        "facts, facts_and_summaries or nothing (default GRAPHMEM_SYNC_CONTENT).")),
+) -> None:
+    """Push this device's facts (and summaries) to the shared service, then pull what the
+    other devices pushed. Turns never leave the device. The key (GRAPHMEM_SYNC_KEY) needs
+    only the namespace. Safe to run again; an interrupted sync resumes."""
+    from graphmem.core.namespaces import parse_namespace
+    from graphmem.portability import syncing
+    from graphmem.portability.federation import Content
+
+    settings = get_settings()
+    ns = parse_namespace(namespace)
+    base = (url or settings.sync_url or "").rstrip("/")
+    name = device or settings.sync_device
+    key = settings.sync_key.get_secret_value() if settings.sync_key else ""
+    if not base or not name or not key:
+        raise typer.BadParameter("sync needs the shared service's URL (--url or "
+                                 "GRAPHMEM_SYNC_URL), this device's name (--device or "
+                                 "GRAPHMEM_SYNC_DEVICE) and a key (GRAPHMEM_SYNC_KEY)")
+    try:
+        what = Content(content or settings.sync_content)
+    except ValueError:
+        raise typer.BadParameter("--content is facts, facts_and_summaries or nothing") from None
+
+    async def work(db: Database) -> syncing.Report:
+        await migrations.apply(db)
+        async with syncing.HttpRemote(f"{base}/graphql", key) as remote:
+            return await syncing.sync(db, ns, remote, name, what, syncing.peer_of(base))
+
+    ensure_neo4j(settings)
+    done = with_database(work)
+    if done.erased_there is not None:  # turns erased here since: the shared side's receipt
+        receipt = done.erased_there
+        counts = ", ".join(f"{c['kind']} {c['count']}" for c in receipt["counts"] if c["count"])
+        typer.echo(f"erased on the shared side: {counts or 'nothing'} (receipt {receipt['id']}, "
+                   f"verified {str(receipt['verified']).lower()})", err=True)
+    typer.echo(f"pushed {done.pushed_records} records ({done.changed_there} changed there, "
+               f"sequence {done.sequence}); pulled {done.pulled_nodes} nodes and "
+               f"{done.pulled_relationships} relationships in {done.pages} page(s)", err=True)
+    if done.erased_here:  # what another device's erasure took here
+        typer.echo("erased here, as the shared side did: " + ", ".join(
+            f"{kind} {n}" for kind, n in sorted(done.erased_here.items())), err=True)
+
+
 @app.command("backup")
 def backup(
     path: Path = typer.Argument(..., help="The dump file to write (owner-only, 0600)."),

@@ -9,6 +9,11 @@ CALL (f) {
   WITH e, ev ORDER BY e.occurred_at
   RETURN collect({episode: e {.*, embedding: null}, quote: ev.quote}) AS evidence
 }
+CALL (f) {  // evidence held on another device (graphmem sync): a reference, never the turn
+  UNWIND [(f)-[:EVIDENCED_BY_TURN]->(t) WHERE t.ns = $ns | t] AS t  // t: a DeviceTurn, by type
+  WITH t ORDER BY t.said_at, t.id
+  RETURN collect(t {.id, .device, .said_at, .content_hash}) AS turns
+}
 CALL (f) {
   UNWIND [(sum)-[:CITES]->(f) WHERE sum.ns = $ns | sum] AS sum
   RETURN collect(DISTINCT sum {.*, embedding: null}) AS summaries
@@ -29,4 +34,4 @@ CALL (f) {
   WITH newer ORDER BY newer.recorded_at DESC, newer.id LIMIT 100
   RETURN collect(newer {.*, embedding: null}) AS superseded_by
 }
-RETURN f {.*, embedding: null} AS fact, evidence, summaries, supersedes, superseded_by
+RETURN f {.*, embedding: null} AS fact, evidence, turns, summaries, supersedes, superseded_by

@@ -19,6 +19,10 @@ CALL (old, fact) {
   MATCH (old)-[ev:EVIDENCED_BY]->(ep:Episode)
   CREATE (fact)-[:EVIDENCED_BY {at: ev.at, quote: ev.quote}]->(ep)
 }
+CALL (old, fact) {  // evidence held on another device (graphmem sync): a reference, no turn
+  MATCH (old)-[ev:EVIDENCED_BY_TURN]->(turn:DeviceTurn)
+  CREATE (fact)-[:EVIDENCED_BY_TURN {at: ev.at}]->(turn)
+}
 CALL (old, fact) {
   MATCH (c:Conflict {ns: $ns, status: 'open'})-[:CANDIDATE]->(old)
   CREATE (c)-[:CANDIDATE]->(fact)

@@ -7,6 +7,7 @@ RETURN
   + COUNT { MATCH (n:Value {ns: $ns}) }
   + COUNT { MATCH (n:Alias {ns: $ns}) }
   + COUNT { MATCH (n:Episode {ns: $ns}) }
+  + COUNT { MATCH (n:DeviceTurn {ns: $ns}) }
   + COUNT { MATCH (n:Fact {ns: $ns}) }
   + COUNT { MATCH (n:Summary {ns: $ns}) }
   + COUNT { MATCH (n:Conflict {ns: $ns}) }

@@ -13,6 +13,9 @@ CALL (row) {
   UNWIND CASE row.label WHEN 'Episode' THEN [row] ELSE [] END AS r
   MATCH (n:Episode {id: r.key}) USING INDEX SEEK n:Episode(id) WHERE n.ns <> $ns RETURN r.line AS line
   UNION ALL
+  UNWIND CASE row.label WHEN 'DeviceTurn' THEN [row] ELSE [] END AS r
+  MATCH (n:DeviceTurn {id: r.key}) USING INDEX SEEK n:DeviceTurn(id) WHERE n.ns <> $ns RETURN r.line AS line
+  UNION ALL
   UNWIND CASE row.label WHEN 'Fact' THEN [row] ELSE [] END AS r
   MATCH (n:Fact {id: r.key}) USING INDEX SEEK n:Fact(id) WHERE n.ns <> $ns RETURN r.line AS line
   UNION ALL

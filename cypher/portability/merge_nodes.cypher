@@ -24,6 +24,9 @@ CALL (row) {
   UNWIND CASE row.label WHEN 'Episode' THEN [row] ELSE [] END AS r
   MERGE (n:Episode {ns: $ns, id: r.key}) SET n += r.props, n.ns_key = $ns_key RETURN n
   UNION ALL
+  UNWIND CASE row.label WHEN 'DeviceTurn' THEN [row] ELSE [] END AS r
+  MERGE (n:DeviceTurn {ns: $ns, id: r.key}) SET n += r.props RETURN n
+  UNION ALL
   UNWIND CASE row.label WHEN 'Fact' THEN [row] ELSE [] END AS r
   MERGE (n:Fact {ns: $ns, id: r.key}) SET n += r.props, n.ns_key = $ns_key RETURN n
   UNION ALL

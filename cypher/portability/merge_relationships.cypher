@@ -25,6 +25,9 @@ CALL (row) {
     UNWIND CASE row.from_label WHEN 'Episode' THEN [row.from_key] ELSE [] END AS key
     MATCH (n:Episode {ns: $ns, id: key}) USING INDEX SEEK n:Episode(id) RETURN n AS a
     UNION ALL
+    UNWIND CASE row.from_label WHEN 'DeviceTurn' THEN [row.from_key] ELSE [] END AS key
+    MATCH (n:DeviceTurn {ns: $ns, id: key}) USING INDEX SEEK n:DeviceTurn(id) RETURN n AS a
+    UNION ALL
     UNWIND CASE row.from_label WHEN 'Fact' THEN [row.from_key] ELSE [] END AS key
     MATCH (n:Fact {ns: $ns, id: key}) USING INDEX SEEK n:Fact(id) RETURN n AS a
     UNION ALL
@@ -67,6 +70,9 @@ CALL (row) {
     UNION ALL
     UNWIND CASE row.to_label WHEN 'Episode' THEN [row.to_key] ELSE [] END AS key
     MATCH (n:Episode {ns: $ns, id: key}) USING INDEX SEEK n:Episode(id) RETURN n AS b
+    UNION ALL
+    UNWIND CASE row.to_label WHEN 'DeviceTurn' THEN [row.to_key] ELSE [] END AS key
+    MATCH (n:DeviceTurn {ns: $ns, id: key}) USING INDEX SEEK n:DeviceTurn(id) RETURN n AS b
     UNION ALL
     UNWIND CASE row.to_label WHEN 'Fact' THEN [row.to_key] ELSE [] END AS key
     MATCH (n:Fact {ns: $ns, id: key}) USING INDEX SEEK n:Fact(id) RETURN n AS b

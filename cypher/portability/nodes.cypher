@@ -14,6 +14,8 @@ CALL () {
   UNION ALL
   MATCH (n:Episode {ns: $ns}) WITH n ORDER BY n.session_id, n.occurred_at, n.seq RETURN 'Episode' AS label, n
   UNION ALL
+  MATCH (n:DeviceTurn {ns: $ns}) WITH n RETURN 'DeviceTurn' AS label, n
+  UNION ALL
   MATCH (n:Fact {ns: $ns}) WITH n RETURN 'Fact' AS label, n
   UNION ALL
   MATCH (n:Summary {ns: $ns}) WITH n RETURN 'Summary' AS label, n

@@ -21,6 +21,9 @@ CALL (row) {
   UNWIND CASE row.label WHEN 'Episode' THEN [row] ELSE [] END AS r
   MATCH (n:Episode {ns: $ns, id: r.key}) USING INDEX SEEK n:Episode(id) RETURN r.line AS line
   UNION ALL
+  UNWIND CASE row.label WHEN 'DeviceTurn' THEN [row] ELSE [] END AS r
+  MATCH (n:DeviceTurn {ns: $ns, id: r.key}) USING INDEX SEEK n:DeviceTurn(id) RETURN r.line AS line
+  UNION ALL
   UNWIND CASE row.label WHEN 'Fact' THEN [row] ELSE [] END AS r
   MATCH (n:Fact {ns: $ns, id: r.key}) USING INDEX SEEK n:Fact(id) RETURN r.line AS line
   UNION ALL

@@ -17,6 +17,8 @@ CALL () {
   UNION ALL
   MATCH (a:Episode {ns: $ns})-[r]->(b) USING INDEX SEEK a:Episode(ns) WHERE b.ns = $ns RETURN 'Episode' AS label, a, r, b
   UNION ALL
+  MATCH (a:DeviceTurn {ns: $ns})-[r]->(b) USING INDEX SEEK a:DeviceTurn(ns) WHERE b.ns = $ns RETURN 'DeviceTurn' AS label, a, r, b
+  UNION ALL
   MATCH (a:Fact {ns: $ns})-[r]->(b) USING INDEX SEEK a:Fact(ns) WHERE b.ns = $ns RETURN 'Fact' AS label, a, r, b
   UNION ALL
   MATCH (a:Summary {ns: $ns})-[r]->(b) USING INDEX SEEK a:Summary(ns) WHERE b.ns = $ns RETURN 'Summary' AS label, a, r, b

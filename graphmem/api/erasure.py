@@ -44,7 +44,8 @@ class ErasureReceipt:
     verified: bool = strawberry.field(description="Both are zero.")
 
 
-def _receipt(done: domain.Receipt) -> ErasureReceipt:
+def receipt_of(done: domain.Receipt) -> ErasureReceipt:
+    """A receipt as the API shows it (federated memory's erasure shows one too)."""
     return ErasureReceipt(
         id=strawberry.ID(done.id), scope=done.scope, requested_at=done.requested_at,
         completed_at=done.completed_at, remaining_nodes=done.remaining_nodes,
@@ -57,7 +58,7 @@ async def erase_episodes(
     ctx: Context, ns: Namespace,
     ids: Annotated[list[str], strawberry.argument(description="Episode ids or externalIds.")],
 ) -> ErasureReceipt:
-    return _receipt(await domain.erase_episodes(ctx.db, ns, ids, ctx.principal.name,
+    return receipt_of(await domain.erase_episodes(ctx.db, ns, ids, ctx.principal.name,
                                                 ctx.fact_cache))
 
 
@@ -80,7 +81,7 @@ _Mentions = Annotated[MentionScope, strawberry.argument(
 async def erase_subject(ctx: Context, ns: Namespace, entity: _Entity,
                         episodes: _Episodes = False,
                         mentions: _Mentions = MentionScope.KEEP) -> ErasureReceipt:
-    return _receipt(await domain.erase_subject(ctx.db, ns, entity, episodes,
+    return receipt_of(await domain.erase_subject(ctx.db, ns, entity, episodes,
                                                ctx.principal.name, ctx.fact_cache, mentions))
 
 
@@ -153,7 +154,7 @@ async def erase_namespace(
     confirm: Annotated[str, strawberry.argument(
         description="The namespace again, to confirm: this cannot be undone.")],
 ) -> ErasureReceipt:
-    return _receipt(await domain.erase_namespace(ctx.db, ns, confirm, ctx.principal.name,
+    return receipt_of(await domain.erase_namespace(ctx.db, ns, confirm, ctx.principal.name,
                                                  ctx.fact_cache))
 
 
@@ -180,7 +181,7 @@ async def forget_episode(
                                            erase, ctx.fact_cache)
     return ForgottenEpisode(
         episode=Episode.of(done.episode) if done.episode else None,
-        receipt=_receipt(done.receipt) if done.receipt else None,
+        receipt=receipt_of(done.receipt) if done.receipt else None,
         forgotten_facts=[Fact.of(f) for f in done.facts])
 
 
@@ -214,7 +215,7 @@ async def close_session(
     ctx: Context, ns: Namespace,
     session_id: Annotated[str, strawberry.argument(description="The ephemeral session.")],
 ) -> ErasureReceipt:
-    return _receipt(await ephemeral.close(ctx.db, ns, session_id, ctx.principal.name,
+    return receipt_of(await ephemeral.close(ctx.db, ns, session_id, ctx.principal.name,
                                           ctx.fact_cache))
 
 

@@ -255,6 +255,25 @@ class FactWhere:
                                                     description="At least this confidence.")
 
 
+@strawberry.type(description="Evidence held on another device (federated memory): a reference "
+                             "to a turn, never its words.")
+class HeldTurn:
+    id: strawberry.ID = strawberry.field(description="The turn's episode id on its device.")
+    device: str = strawberry.field(description="The device that holds it.")
+    said_at: datetime | None = strawberry.field(description="When it was said.")
+    content_hash: str | None = strawberry.field(description=(
+        "Its content hash on its device (to check a copy against), not its content."))
+
+    @resolver('"held on device X": how `why` shows it.')
+    def held(self) -> str:
+        return f"held on device {self.device}"
+
+    @classmethod
+    def of(cls, turn: provenance.HeldTurn) -> HeldTurn:
+        return cls(id=strawberry.ID(turn.id), device=turn.device, said_at=turn.said_at,
+                   content_hash=turn.content_hash)
+
+
 @strawberry.type(description="The audit of one fact: what, from where, cited by whom, "
                              "replacing and replaced by what.")
 class Provenance:
@@ -266,6 +285,10 @@ class Provenance:
     superseded_by: list[Fact] = strawberry.field(description=(
         "Newer facts that replaced it, directly or through others: each once, up to 100 "
         "links away and at most 100, the most recently recorded first."))
+
+    held_elsewhere: list[HeldTurn] = strawberry.field(default_factory=list, description=(
+        "Evidence held on another device (federated memory, `graphmem sync`): turns this "
+        "service has only a reference to, never their words."))
 
     @resolver("The episodes it was taken from, with session, time, actor and "
               "content.")
@@ -322,7 +345,8 @@ async def fact_provenance(
     return Provenance(fact=Fact.of(audit.fact),
                       cited_by=[Summary.of(s) for s in audit.cited_by],
                       supersedes=[Fact.of(f) for f in audit.supersedes],
-                      superseded_by=[Fact.of(f) for f in audit.superseded_by])
+                      superseded_by=[Fact.of(f) for f in audit.superseded_by],
+                      held_elsewhere=[HeldTurn.of(t) for t in audit.held_elsewhere])
 
 
 ReasonArg = Annotated[str, strawberry.argument(description="Why, for the audit trail.")]

@@ -20,6 +20,7 @@ from graphmem.api import (
     search,
     stats,
     summaries,
+    sync,
     traversal,
     viewer,
 )
@@ -46,12 +47,12 @@ _MUTATION_ORDER = (
 Query = root("Query", "Read memory. Every field is scoped to one namespace.", (
     episodes.Query, facts.Query, entities.Query, traversal.Query, conflicts.Query,
     search.Query, audit.Query, stats.Query, summaries.Query, jobs.Query, events.Query,
-    retention.Query, pruning.Query, erasure.Query, viewer.Query), _QUERY_ORDER)
+    retention.Query, pruning.Query, erasure.Query, viewer.Query, sync.Query), _QUERY_ORDER)
 Mutation = root("Mutation", "Write memory. Each mutation is one transaction: it writes all or "
                             "nothing.", (
     episodes.Mutation, facts.Mutation, entities.Mutation, conflicts.Mutation,
     summaries.Mutation, jobs.Mutation, events.Mutation, retention.Mutation, pruning.Mutation,
-    erasure.Mutation), _MUTATION_ORDER)
+    erasure.Mutation, sync.Mutation), _MUTATION_ORDER)
 Subscription = root("Subscription", "Be told what changes, as it is committed "
                                     "(graphql-transport-ws on /graphql; send the key as "
                                     "`Authorization` in `connection_init`).",

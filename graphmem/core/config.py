@@ -155,6 +155,12 @@ class Settings(BaseSettings):
             return 0
         return max(1, self.rate_limit_per_minute // self.processes)
 
+    # Federated memory (`graphmem sync`, on a device): the shared service's URL, a key
+    # granted only the namespace, this device's name, and what leaves the device.
+    sync_url: str | None = None
+    sync_key: SecretStr | None = None
+    sync_device: str | None = None
+    sync_content: Literal["facts", "facts_and_summaries", "nothing"] = "facts_and_summaries"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_json: bool = True
     # OpenTelemetry spans: "otlp" exports to OTEL_EXPORTER_OTLP_ENDPOINT (the `tracing`

@@ -24,9 +24,27 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class HeldTurn:
+    """Evidence held on another device (graphmem sync): which turn, where, said when, and
+    its content hash; its words never left that device."""
+
+    id: str
+    device: str
+    said_at: datetime | None
+    content_hash: str | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> HeldTurn:
+        said = row.get("said_at")
+        return cls(row["id"], row["device"], parse_stored_datetime(said) if said else None,
+                   row.get("content_hash"))
+
+
+@dataclass(frozen=True)
 class Provenance:
     fact: Fact
     evidence: list[Evidence]  # oldest first
+    held_elsewhere: list[HeldTurn]  # evidence on other devices, oldest first
     cited_by: list[Summary]
     supersedes: list[Fact]  # older facts this one replaced (transitively)
     superseded_by: list[Fact]  # newer facts that replaced this one (transitively)
@@ -41,6 +59,7 @@ async def of_fact(db: Database, ns: Namespace, fact_id: str) -> Provenance:
         fact=Fact.from_row(row["fact"]),
         evidence=[Evidence(Episode.from_row(e["episode"], db), e["quote"])
                   for e in row["evidence"]],
+        held_elsewhere=[HeldTurn.from_row(t) for t in row["turns"]],
         cited_by=[Summary.from_row(s) for s in row["summaries"]],
         supersedes=[Fact.from_row(f) for f in row["supersedes"]],
         superseded_by=[Fact.from_row(f) for f in row["superseded_by"]],

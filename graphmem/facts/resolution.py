@@ -17,6 +17,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Literal, assert_never
 
 from graphmem.core.timeutil import maybe_datetime
@@ -308,3 +309,48 @@ def clashing(versions: list[Version]) -> list[str]:
     """Ids of the versions that overlap another statement's validity (a dispute's members)."""
     return sorted({v.id for v in versions for w in versions
                    if v.identity != w.identity and v.interval.overlaps(w.interval)})
+
+
+def reconcile(believed: list[Version], policies: dict[str, Policy]) -> Plan:
+    """What facts learned apart (on several devices, then brought together by a sync) resolve
+    to: each ONE predicate's active values are replayed in the order they became true in the
+    world (the time the user said them, unless stated), each against those before it, by the
+    predicate's own rule, exactly as if they had been asserted in that order. The arrival
+    order (when each synced) plays no part, so every side that holds the same versions
+    reaches the same result. ``believed`` comes in belief order (``facts/believed``), which
+    breaks ties between equal starts as a later assertion would."""
+    result = Plan()
+    groups: dict[tuple[str, str], list[Version]] = defaultdict(list)
+    for v in believed:
+        if v.status is FactStatus.ACTIVE and \
+                policies[v.predicate].cardinality is Cardinality.ONE:
+            groups[(v.subject_id, v.predicate)].append(v)
+    for (_, predicate), group in sorted(groups.items()):
+        _replay(sorted(group, key=_world_order), policies[predicate], result)
+    return result
+
+
+def _world_order(v: Version) -> tuple[bool, datetime | None]:
+    return v.interval.start is not None, v.interval.start  # unknown starts first (stable)
+
+
+def _replay(group: list[Version], policy: Policy, result: Plan) -> None:
+    decide = rule(policy.strategy)
+    held: list[Version] = []
+    for v in group:
+        claim = Claim(v.subject_id, v.predicate, v.identity, v.interval, v.confidence,
+                      v.source, start_given=True)
+        held.append(v)
+        for w in [w for w in held[:-1] if w.identity != v.identity
+                  and w.interval.overlaps(v.interval)]:
+            if v not in held:
+                break  # v lost to an earlier rival: it contests nothing more
+            match decide.winner(claim, w):
+                case "new":
+                    end(w, v.id, policy.strategy.value, decide.why(claim, w), held, result,
+                        keep=w.interval.minus(v.interval))
+                case "old":
+                    end(v, w.id, policy.strategy.value, decide.why(w, claim), held, result,
+                        keep=v.interval.minus(w.interval))
+                case None:
+                    result.disputes.append([w.id, v.id])

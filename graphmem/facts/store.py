@@ -276,6 +276,22 @@ async def _believed(tx: Tx, ns: Namespace, claims: list[resolution.Claim],
             {row["identity"]: row["fact_id"] for row in rows[0]["forgotten"]})
 
 
+async def reconcile_in(tx: Tx, ns: Namespace, keys: list[tuple[str, str]], actor: str,
+                       ) -> resolution.Plan:
+    """Resolve, inside a running transaction, the facts of these (subject id, predicate)
+    pairs that were learned apart and arrived together (a sync): the plan written is
+    returned, so the caller knows which facts it ended, revised or put in dispute."""
+    if not keys:
+        return resolution.Plan()
+    rows = await tx.run("facts/believed", ns=ns, identities=[],
+                        keys=[{"subject_id": s, "predicate": p} for s, p in sorted(set(keys))])
+    believed = [resolution.Version.from_row(row) for row in rows[0]["rows"]]
+    in_force = await policies.for_predicates(tx, ns, [p for _, p in keys])
+    decided = resolution.reconcile(believed, in_force)
+    await resolution_store.write_plan(tx, ns, decided, [], actor, datetime.now(UTC))
+    return decided
+
+
 def identity(subject_id: str, predicate: str, object_id: str) -> str:
     """What makes two assertions the same fact: resolved subject, predicate, resolved object."""
     return hashlib.sha256(f"{subject_id}\x1f{predicate}\x1f{object_id}".encode()).hexdigest()

@@ -383,3 +383,55 @@ async def subject_remaining(db: Database, ns: Namespace,
     left = (await db.read("governance/erasure/subject_remaining", ns=ns, id=entity.id,
                           keys=keys))[0]
     return left["nodes"], left["resolvable"]
+
+
+
+@dataclass(frozen=True)
+class TurnsErased:
+    """What an erasure of turn references took: the receipt, and the facts and summaries by
+    id (a shared service's tombstones for the devices' pulls)."""
+
+    receipt: Receipt
+    facts: list[str]
+    summaries: list[str]
+
+
+async def erase_held_turns(db: Database, ns: Namespace, turns: list[str], actor: str | None,
+                           then: Callable[[Tx, list[str], list[str]], Awaitable[Any]],
+                           ) -> TurnsErased:
+    """Erase references to turns a device held and has erased (federated memory), with the
+    facts they alone supported and the summaries they alone covered (those they partly
+    covered become stale, their text withdrawn), in one transaction; ``then`` runs in it with
+    the erased facts and summaries. A receipt, verified by a re-query, as every erasure."""
+    requested = datetime.now(UTC)
+
+    async def erase(tx: Tx) -> tuple[dict[str, int], Any]:
+        counts, plan = await _erase_turns(tx, ns, turns, [], [])
+        await then(tx, plan["facts"], plan["summaries"])
+        return counts, plan
+
+    counts, plan = await db.transaction(erase)
+    left = (await db.read("governance/erasure/turns_remaining", ns=ns, turns=turns,
+                          facts=plan["facts"], summaries=plan["summaries"]))[0]
+    receipt = Receipt(f"erasure_{uuid.uuid4().hex}", "held_turns", requested,
+                      datetime.now(UTC), counts, int(left["nodes"]), 0)
+    await _tombstone(db, ns, receipt, actor)
+    return TurnsErased(receipt, list(plan["facts"]), list(plan["summaries"]))
+
+
+async def erase_synced_in(tx: Tx, ns: Namespace, turns: list[str], facts: list[str],
+                          summaries_erased: list[str]) -> dict[str, int]:
+    """On a device, inside a running transaction: what a shared service erased (its
+    tombstones, pulled) erased here too, with what only those turns supported here."""
+    return (await _erase_turns(tx, ns, turns, facts, summaries_erased))[0]
+
+
+async def _erase_turns(tx: Tx, ns: Namespace, turns: list[str], facts: list[str],
+                       summaries_erased: list[str]) -> tuple[dict[str, int], Any]:
+    plan = (await tx.run("governance/erasure/turns_plan", ns=ns, turns=turns, facts=facts,
+                         summaries=summaries_erased))[0]
+    counts = (await tx.run(
+        "governance/erasure/turns_delete", ns=ns, turns=turns, facts=plan["facts"],
+        summaries=plan["summaries"], stale=plan["stale"], entities=plan["entities"],
+        values=plan["values"], withdrawn=WITHDRAWN, now=datetime.now(UTC)))[0]
+    return dict(counts), plan

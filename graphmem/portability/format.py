@@ -35,7 +35,8 @@ VERSION = 1
 # (None: one node per namespace). A test fails when a statement creates a label not here.
 LABELS: dict[str, str | None] = {
     "Actor": "key", "Session": "session_id", "Entity": "id", "Value": "id", "Alias": "key",
-    "Episode": "id", "Fact": "id", "Summary": "id", "Conflict": "id", "EntityMerge": "id",
+    "Episode": "id", "DeviceTurn": "id", "Fact": "id", "Summary": "id", "Conflict": "id",
+    "EntityMerge": "id",
     "PredicatePolicy": "predicate", "RetentionPolicy": "key", "PruningPolicy": None,
     "PipelineSwitches": None,
     "AuditEvent": "id",
@@ -48,11 +49,14 @@ REFERENCES: dict[str, frozenset[str]] = {
     "EntityMerge": frozenset({"from_id", "into_id"}),
     "*": frozenset({"fact_id"}),
 }
+# A shared service's bookkeeping of what each push changed (portability/federation.py): which
+# push, from which device, and the node's fingerprint then. Never exported, never synced.
+SYNC_MARKS = frozenset({"sync_seq", "sync_device", "sync_hash"})
 EMBEDDED = frozenset({"Episode", "Fact", "Summary", "Entity"})
 SEALED = ("content", "metadata")  # episode fields that may be encrypted at rest
 # Rebuilt by the service, never exported: see the module docstring.
 DERIVED = frozenset({"ns", "ns_key", "embedding", "embed_lease_until", "context",
-                     "context_actor", "window", "last_used_at"})
+                     "context_actor", "window", "last_used_at", *SYNC_MARKS})
 REBUILT_RELATIONSHIPS = frozenset({"NEXT"})
 _REL_TYPE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _PROPERTY = re.compile(r"[a-z_][a-z0-9_]{0,63}")

@@ -241,12 +241,12 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
         if chunk.rels:
             made = await tx.run("portability/merge_relationships", ns=run.target,
                                 rels=chunk.rels)
-            _check_relationships(chunk.rels, {row["line"] for row in made})
+            check_relationships(chunk.rels, {row["line"] for row in made})
             await supersession.refuse_cycles(tx, run.target, [  # with what is stored too
                 {"winner": r["from_key"], "loser": r["to_key"], "line": r["line"]}
                 for r in chunk.rels if r["type"] == "SUPERSEDES"])
             if run.remaps:
-                await _identities_again(tx, run.target, chunk.rels)
+                await identities_again(tx, run.target, chunk.rels)
         facts = sorted({n["key"] for n in chunk.nodes if n["label"] == "Fact"}
                        | {r["props"]["fact_id"] for r in chunk.rels
                           if isinstance(r["props"].get("fact_id"), str)})
@@ -267,9 +267,9 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
         progress(chunk.last_line - chunk.first_line + 1)
 
 
-async def _identities_again(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
+async def identities_again(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
     """The statement identity of each fact whose ends this chunk joined, made from its ends
-    in ``ns`` (the file's was made from the source's ids)."""
+    in ``ns`` (the file's was made from the source's ids; a sync's from a device's)."""
     ids = sorted({rel["from_key"] for rel in rels
                   if rel["from_label"] == "Fact" and rel["type"] in ("SUBJECT", "OBJECT")})
     if not ids:
@@ -280,7 +280,7 @@ async def _identities_again(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
                                                row["object_id"])} for row in ends])
 
 
-def _check_relationships(rels: list[Row], made: set[int]) -> None:
+def check_relationships(rels: list[Row], made: set[int]) -> None:
     for rel in rels:
         if rel["line"] not in made:
             raise InvalidInput(

@@ -358,3 +358,33 @@ def test_settle_matches_the_reference_model(keep: tuple[int | None, int | None],
     clash = sorted(i for i, (s, c, _) in after.items()
                    for j, (t, d, _) in after.items() if s != t and c & d)
     assert decided.disputes == ([sorted(set(clash))] if clash else [])
+
+
+# Reconciling what devices learned apart (federated memory) ------------------------------------
+
+
+def test_reconcile_lets_the_later_said_value_win_whatever_order_it_arrived_in() -> None:
+    lisbon, porto = version("f_lisbon", "lisbon", 10), version("f_porto", "porto", 40)
+    for believed in ([lisbon, porto], [porto, lisbon]):  # arrival (belief) order either way
+        decided = resolution.reconcile(believed, one(Strategy.RECENCY))
+        assert links(decided) == {("f_porto", "f_lisbon", "recency")}
+        assert set(decided.ended) == {"f_lisbon"}
+        # Lisbon keeps what it was before Porto became true, as a revision.
+        assert [(r.of, r.interval) for r in decided.revisions] == [("f_lisbon", span(10, 40))]
+
+
+def test_reconcile_leaves_what_it_cannot_decide_to_a_dispute_and_touches_no_history() -> None:
+    a, b = version("f_a", "a", 10, confidence=0.7), version("f_b", "b", 20, confidence=0.7)
+    old = version("f_old", "old", 0, status=FactStatus.SUPERSEDED)
+    decided = resolution.reconcile([a, b, old], one(Strategy.CONFIDENCE))
+    assert decided.disputes == [["f_a", "f_b"]] and not decided.ended
+
+
+@given(st.permutations(range(4)))
+def test_reconcile_does_not_depend_on_arrival_order(order: list[int]) -> None:
+    values = [version(f"f_{i}", f"v{i}", start) for i, start in enumerate((5, 30, 12, 30))]
+    baseline = resolution.reconcile(values, one(Strategy.RECENCY))
+    decided = resolution.reconcile([values[i] for i in order], one(Strategy.RECENCY))
+    # Ties (f_1 and f_3 both from day 30) go to the later belief, as on write: the order of
+    # belief is part of the input, so only the untied ends are order-free.
+    assert set(decided.ended) - {"f_1", "f_3"} == set(baseline.ended) - {"f_1", "f_3"}

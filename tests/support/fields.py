@@ -37,6 +37,9 @@ WALK = {
     "webhooks": 'webhooks(namespace: $ns) { id url deliveries { state } }',
     "erasure_plan": 'erasurePlan(namespace: $ns, entity: "Alice", mentions: REDACT) { '
                     'facts { text } turns { id excerpt } summaries { excerpt } }',
+    "memory_changes": 'memoryChanges(namespace: $ns, device: "d1") { lines cursor hasMore '
+                      'erased { kind id } }',
+    "held_turns": 'heldTurns(namespace: $ns, device: "d1") { ids hasMore }',
 }
 
 # Root fields about the key itself, not a namespace (tests/api/test_viewer.py walks them).
@@ -90,6 +93,12 @@ MUTATIONS = {
     "retry_job": 'retryJob(namespace: $ns, id: $job) { id }',
     "add_webhook": 'addWebhook(namespace: $ns, url: "https://hooks.example.com/h") { secret }',
     "remove_webhook": 'removeWebhook(namespace: $ns, id: $id)',
+    "erase_held_turns": 'eraseHeldTurns(namespace: $ns, device: "d1", ids: [$id]) '
+                        '{ verified }',
+    "push_memory": 'pushMemory(namespace: $ns, device: "d1", lines: ["{\\"format\\": '
+                   '\\"graphmem-export\\", \\"version\\": 1, \\"namespace\\": \\"x\\", '
+                   '\\"decrypted\\": false}", "{\\"end\\": {\\"nodes\\": 0, '
+                   '\\"relationships\\": 0}}"]) { changed }',
 }
 
 VARIABLE_TYPES = {"id": "ID!", "fact": "ID!", "job": "ID!", "sid": "String!"}

@@ -20,5 +20,9 @@ CALL () { MATCH (n:NamespaceKey {ns: $ns}) DETACH DELETE n RETURN count(*) AS ke
 CALL () { MATCH (n:Event {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS events }
 CALL () { MATCH (n:Delivery {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deliveries }
 CALL () { MATCH (n:Webhook {ns: $ns}) DETACH DELETE n RETURN count(*) AS webhooks }
+CALL () { MATCH (n:DeviceTurn {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS device_turns }
+CALL () { MATCH (n:SyncState {ns: $ns}) DETACH DELETE n RETURN count(*) AS sync_states }
+CALL () { MATCH (n:SyncErased {ns: $ns}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS sync_tombstones }
 RETURN episodes, facts, entities, aliases, values, summaries, actors, sessions, closed_sessions, conflicts, policies,
-       merges, jobs, switches, retention, pruning, keys, events, deliveries, webhooks
+       merges, jobs, switches, retention, pruning, keys, events, deliveries, webhooks, device_turns,
+       sync_states, sync_tombstones

@@ -12,6 +12,8 @@ RETURN
   + COUNT { MATCH (n:RetentionPolicy {ns: $ns}) } + COUNT { MATCH (n:Event {ns: $ns}) }
   + COUNT { MATCH (n:Webhook {ns: $ns}) } + COUNT { MATCH (n:Delivery {ns: $ns}) }
   + COUNT { MATCH (n:PruningPolicy {ns: $ns}) } + COUNT { MATCH (n:NamespaceKey {ns: $ns}) }
+  + COUNT { MATCH (n:DeviceTurn {ns: $ns}) } + COUNT { MATCH (n:SyncState {ns: $ns}) }
+  + COUNT { MATCH (n:SyncErased {ns: $ns}) }
     AS nodes,
   COUNT { CALL db.index.fulltext.queryNodes('episode_search', $lucene)
           YIELD node WHERE node.ns = $ns RETURN node }

@@ -198,6 +198,7 @@ export async function fact(main, params, ctx) {
       supersededBy { fact { id text } strategy reason at actor }
       resolution { outcome strategy reason at actor } }
     evidence { id sessionId actor kind occurredAt content }
+    heldElsewhere { id held saidAt }
     citedBy { id sessionId text stale createdAt } } } ${FACT}`, { ns: ctx.ns, id });
   const p = data.provenance;
   const f = p.fact;
@@ -221,7 +222,10 @@ export async function fact(main, params, ctx) {
           h("p", { class: "meta" }, `${e.actor || "?"} (${lower(e.kind)}), ${when(e.occurredAt)}, session `,
             e.sessionId ? h("a", { href: ctx.href("session", { id: e.sessionId }) }, e.sessionId) : "none"),
           h("p", { class: "content" }, e.content))))
-      : notice("No evidence episodes: it was asserted without any.")),
+      : p.heldElsewhere.length ? null : notice("No evidence episodes: it was asserted without any."),
+      // Federated memory: turns another device holds; only a reference to each is here.
+      p.heldElsewhere.length ? h("ul", {}, p.heldElsewhere.map((t) => h("li", {},
+        `Turn ${t.id}, said ${when(t.saidAt)}: ${t.held}`))) : null),
     section("Summaries citing it", p.citedBy.length
       ? h("ul", {}, p.citedBy.map((s) => h("li", {}, s.stale ? "[stale] " : "", s.text)))
       : notice("No summary cites it.")),

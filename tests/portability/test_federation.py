@@ -1,0 +1,269 @@
+"""Federated memory end to end (issue 43): two devices, each `graphmem serve` with a home,
+ports and Neo4j of its own, and a shared service on the suite's Neo4j; `graphmem sync` run
+as a user runs it. Facts learned on one device reach the other with references to the
+turns they came from; no turn's words reach the shared store; a conflict made on both
+devices resolves the same everywhere, by when each thing was said; a repeated sync changes
+nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from graphmem.core.config import Settings
+from graphmem.core.namespaces import parse_namespace
+from graphmem.db.database import Database, connect
+from graphmem.portability.exporting import export
+from graphmem.security.auth import create_key
+from tests.support.graph import delete_namespace
+from tests.support.server import free_port, serving
+
+pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest (two Neo4j of its own)
+
+# Words only the turns hold: none of them may reach the shared store.
+TURN_WORDS = ("zorblax", "quintessa", "flimwort", "glossaries", "marmalade")
+FACT = """query($ns: String!, $p: String!) { facts(namespace: $ns, where: {subject: "Sam",
+  predicate: $p}) { nodes { id object status } } }"""
+WHY = """query($ns: String!, $id: ID!) { provenance(namespace: $ns, factId: $id) {
+  fact { object status } evidence { content } heldElsewhere { id device held contentHash }
+  supersedes { object } supersededBy { object } } }"""
+
+
+class Device:
+    """A device: its own home, ports and Neo4j, its `graphmem serve`, its admin key."""
+
+    def __init__(self, name: str, home: Path, url: str) -> None:
+        self.name, self.home, self.url = name, home, url
+        self.token = (home / "dev-admin-key").read_text().strip()
+        self.env = {"GRAPHMEM_HOME": str(home), **_ports(home)}
+
+    def gql(self, query: str, **variables: Any) -> dict[str, Any]:
+        return _post(self.url, self.token, query, variables)
+
+    def cli(self, *args: str, **env: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "graphmem", *args], capture_output=True,
+                              text=True, env={**os.environ, **self.env, **env}, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout + done.stderr
+
+
+def _ports(home: Path) -> dict[str, str]:
+    return dict(json.loads((home / "ports.json").read_text()))
+
+
+def _post(url: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    body = httpx.post(f"{url}/graphql", json={"query": query, "variables": variables},
+                      headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+    assert not body.get("errors"), body["errors"]
+    return dict(body["data"])
+
+
+def _device_service(home: Path) -> AbstractContextManager[str]:
+    ports = {"GRAPHMEM_LOCAL_BOLT_PORT": str(free_port()),
+             "GRAPHMEM_LOCAL_HTTP_PORT": str(free_port())}
+    (home / "ports.json").write_text(json.dumps(ports))
+    return serving(GRAPHMEM_HOME=str(home), **ports)
+
+
+@pytest.fixture(scope="module")
+def services() -> Iterator[tuple[str, Device, Device]]:
+    """The shared service and two devices, started together (each device's Neo4j starts
+    from its own empty home)."""
+    with ExitStack() as stack:
+        homes = [Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"gm-{n}-")))
+                 for n in ("laptop", "phone")]
+        starting = [serving(), *(_device_service(home) for home in homes)]
+        for home in homes:  # a device's own Neo4j stops after its serve (serve leaves it up)
+            stack.callback(subprocess.run, [sys.executable, "-m", "graphmem", "neo4j", "stop"],
+                           env={**os.environ, "GRAPHMEM_HOME": str(home), **_ports(home)},
+                           capture_output=True, timeout=120)
+        with ThreadPoolExecutor(len(starting)) as pool:  # three starts at once
+            urls = list(pool.map(stack.enter_context, starting))
+        yield urls[0], Device("laptop", homes[0], urls[1]), Device("phone", homes[1], urls[2])
+
+
+@pytest.fixture
+async def shared_ns(db: Database) -> AsyncIterator[str]:
+    name = f"test/{uuid.uuid4().hex[:12]}"
+    yield name
+    await delete_namespace(db, name)
+
+
+def _say(device: Device, ns: str, external_id: str, at: str, content: str) -> None:
+    device.gql("""mutation($ns: String!, $e: [EpisodeInput!]!) {
+      recordEpisodes(namespace: $ns, episodes: $e) { created } }""", ns=ns, e=[{
+        "externalId": external_id, "sessionId": f"{device.name}-chat", "kind": "USER_MESSAGE",
+        "actor": "Sam", "content": content, "occurredAt": at}])
+
+
+def _learn(device: Device, ns: str, predicate: str, obj: str, evidence: str) -> str:
+    done = device.gql("""mutation($ns: String!, $f: [FactInput!]!) {
+      assertFacts(namespace: $ns, facts: $f) { fact { id } } }""", ns=ns, f=[{
+        "subject": "Sam", "predicate": predicate, "object": obj, "source": "USER_STATEMENT",
+        "evidence": [evidence]}])
+    return str(done["assertFacts"][0]["fact"]["id"])
+
+
+def _sync(device: Device, ns: str, shared: str, key: str, *content: str) -> str:
+    return device.cli("sync", ns, "--url", shared, "--device", device.name, *content,
+                      GRAPHMEM_SYNC_KEY=key)
+
+
+async def _exported(device: Device, ns: str) -> list[str]:
+    """The device's namespace as its export reads it, straight from the device's Neo4j."""
+    ports = _ports(device.home)
+    own = Settings(home=device.home, local_bolt_port=int(ports["GRAPHMEM_LOCAL_BOLT_PORT"]),
+                   local_http_port=int(ports["GRAPHMEM_LOCAL_HTTP_PORT"]))
+    db = await connect(own)
+    try:
+        return await _records(db, ns)
+    finally:
+        await db.close()
+
+
+async def _records(db: Database, ns: str) -> list[str]:
+    """A namespace's memory as export records, in a stable order (the audit trail of the
+    pushes aside: a push is audited, by design)."""
+    records = [json.dumps(r, sort_keys=True) async for r in export(db, parse_namespace(ns))
+               if ("node" in r and r["node"] != "AuditEvent")
+               or ("rel" in r and "AuditEvent" not in (r["from"][0], r["to"][0]))]
+    return sorted(records)
+
+
+async def _strings_holding(db: Database, ns: str, words: tuple[str, ...]) -> list[str]:
+    """Every string (or list of strings) property of every node of the namespace and of every
+    relationship touching one, lowered, holding any of ``words``."""
+    records, _, _ = await db.driver.execute_query(
+        """MATCH (n {ns: $ns})
+           WITH collect(n) AS nodes
+           UNWIND nodes AS n
+           OPTIONAL MATCH (n)-[r]-()
+           WITH collect(DISTINCT properties(n)) + collect(DISTINCT properties(r)) AS all
+           UNWIND all AS props
+           UNWIND keys(props) AS name
+           WITH props[name] AS value
+           WITH CASE WHEN value IS :: STRING THEN [value]
+                     WHEN value IS :: LIST<STRING NOT NULL> THEN value ELSE [] END AS texts
+           UNWIND texts AS text
+           WITH toLower(text) AS text WHERE any(w IN $words WHERE text CONTAINS w)
+           RETURN collect(text) AS found""", {"ns": ns, "words": list(words)},
+        database_=db.name)
+    return list(records[0]["found"])
+
+
+async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
+        services: tuple[str, Device, Device], db: Database, admin_token: str,
+        shared_ns: str) -> None:
+    shared, laptop, phone = services
+    ns = shared_ns
+    key = await create_key(db, "sync", [ns], admin=False)  # granted only this namespace
+    # The laptop hears Sam in May; the phone hears Sam move in June.
+    _say(laptop, ns, "l1", "2026-05-01T09:00:00Z", "Zorblax quintessa! I live in Lisbon now")
+    _say(laptop, ns, "l2", "2026-05-02T09:00:00Z", "Marmalade aside, I love kayaking")
+    lisbon = _learn(laptop, ns, "lives_in", "Lisbon", "l1")
+    kayaking = _learn(laptop, ns, "likes", "kayaking", "l2")
+    _say(phone, ns, "p1", "2026-06-01T09:00:00Z", "Flimwort glossaries: I moved to Porto")
+    porto = _learn(phone, ns, "lives_in", "Porto", "p1")
+    chess = _learn(phone, ns, "likes", "chess", "p1")
+    laptop.gql("""mutation($ns: String!, $f: String!) { writeSummary(namespace: $ns, summary: {
+      text: "Sam enjoys a water sport", covers: ["l2"], cites: [$f],
+      sessionId: "laptop-chat"}) { id } }""", ns=ns, f=kayaking)
+
+    # The phone syncs first; the laptop's older statement arrives later and still loses.
+    # The laptop lets only facts leave at first.
+    _sync(phone, ns, shared, key)
+    _sync(laptop, ns, shared, key, "--content", "facts")
+    _sync(phone, ns, shared, key)
+
+    # Facts from the laptop are on the phone, their evidence held on the laptop.
+    on_phone = phone.gql(WHY, ns=ns, id=kayaking)["provenance"]
+    assert on_phone["fact"]["object"] == "kayaking"
+    assert on_phone["evidence"] == []
+    assert [(t["device"], t["held"]) for t in on_phone["heldElsewhere"]] == \
+        [("laptop", "held on device laptop")]
+    # ... and on the laptop the evidence is the turn itself.
+    on_laptop = laptop.gql(WHY, ns=ns, id=kayaking)["provenance"]
+    assert [e["content"] for e in on_laptop["evidence"]] == ["Marmalade aside, I love kayaking"]
+
+    # One answer everywhere: Porto, said later, superseding Lisbon on every side.
+    admin = admin_token
+    for url, token in ((laptop.url, laptop.token), (phone.url, phone.token), (shared, admin)):
+        current = _post(url, token, FACT, {"ns": ns, "p": "lives_in"})["facts"]["nodes"]
+        assert [(f["id"], f["object"]) for f in current] == [(porto, "Porto")], url
+        why = _post(url, token, WHY, {"ns": ns, "id": porto})["provenance"]
+        assert [f["object"] for f in why["supersedes"]] == ["Lisbon"], url
+        old = _post(url, token, WHY, {"ns": ns, "id": lisbon})["provenance"]
+        assert old["fact"]["status"] == "SUPERSEDED", url
+        assert [f["object"] for f in old["supersededBy"]] == ["Porto"], url
+
+    # No turn's words on the shared side: not by its search, not anywhere in its graph.
+    for word in TURN_WORDS:
+        hits = _post(shared, admin, """query($ns: String!, $q: String!) {
+          search(namespace: $ns, query: $q, limit: 20) { hits { kind score } } }""",
+                     {"ns": ns, "q": word})["search"]["hits"]
+        assert hits == [], word
+    assert await _strings_holding(db, ns, TURN_WORDS) == []
+    assert await _strings_holding(db, ns, ("kayaking",)) != []  # the scan does see facts
+
+    # Summaries leave when the setting says so, with references to the turns they cover.
+    summary = """query($ns: String!) { summary(namespace: $ns, sessionId: "laptop-chat") {
+      text } }"""
+    assert _post(shared, admin, summary, {"ns": ns})["summary"] is None
+    assert "pushed 0 records" in _sync(laptop, ns, shared, key, "--content", "nothing")
+    _sync(laptop, ns, shared, key)
+    _sync(phone, ns, shared, key)
+    for url, token in ((shared, admin), (phone.url, phone.token)):
+        assert _post(url, token, summary, {"ns": ns})["summary"] == \
+            {"text": "Sam enjoys a water sport"}, url
+
+    # A repeat changes nothing, on any side.
+    before = [await _exported(laptop, ns), await _exported(phone, ns), await _records(db, ns)]
+    again = _sync(laptop, ns, shared, key) + _sync(phone, ns, shared, key)
+    assert again.count("(0 changed there") == 2, again
+    assert again.count("pulled 0 nodes") == 2, again
+    assert [await _exported(laptop, ns), await _exported(phone, ns),
+            await _records(db, ns)] == before
+
+    # Forgetting a fact on a side that never held its turn is honoured everywhere.
+    laptop.gql("""mutation($ns: String!, $f: ID!) { forgetFact(namespace: $ns, factId: $f,
+      reason: "not true") { id } }""", ns=ns, f=chess)
+    _sync(laptop, ns, shared, key)
+    _sync(phone, ns, shared, key)
+    for url, token in ((laptop.url, laptop.token), (phone.url, phone.token), (shared, admin)):
+        assert _post(url, token, WHY, {"ns": ns, "id": chess})["provenance"]["fact"][
+            "status"] == "RETRACTED", url
+
+    # Erasure follows: the laptop erases the kayaking turn; what only it supported (the fact
+    # and the summary covering it) goes from every side, with a receipt from each.
+    erased = laptop.gql("""mutation($ns: String!) { eraseEpisodes(namespace: $ns,
+      ids: ["l2"]) { verified } }""", ns=ns)["eraseEpisodes"]
+    assert erased["verified"]
+    told = _sync(laptop, ns, shared, key)
+    assert "erased on the shared side: " in told and "verified true" in told, told
+    assert "erased here, as the shared side did: " in _sync(phone, ns, shared, key)
+    history = """query($ns: String!) { facts(namespace: $ns, where: {subject: "Sam",
+      predicate: "likes", object: "kayaking"}, includeHistory: true) { nodes { id } } }"""
+    for url, token in ((laptop.url, laptop.token), (phone.url, phone.token), (shared, admin)):
+        assert _post(url, token, history, {"ns": ns})["facts"]["nodes"] == [], url
+        assert _post(url, token, summary, {"ns": ns})["summary"] is None, url
+        current = _post(url, token, FACT, {"ns": ns, "p": "lives_in"})["facts"]["nodes"]
+        assert [f["object"] for f in current] == ["Porto"], url  # the rest stays
+    records, _, _ = await db.driver.execute_query(
+        "MATCH (t:DeviceTurn {ns: $ns}) RETURN t.device AS device, t.said_at AS said",
+        {"ns": ns}, database_=db.name)
+    said = {(r["device"], str(r["said"])[:10]) for r in records}
+    assert ("laptop", "2026-05-02") not in said  # l2's reference went
+    assert {("laptop", "2026-05-01"), ("phone", "2026-06-01")} <= said  # l1 (Lisbon), p1 stay
+
