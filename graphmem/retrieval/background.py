@@ -7,11 +7,11 @@
   Neo4j runs in a session of its own. On two CPUs, while a backlog embedded on such threads,
   500-fact batches took 580 ms through the API and 240 ms by raw Cypher; with this process,
   270 ms and 90 ms.
-- **Its batches** wait for a quiet moment: no request in flight for ``QUIET_S``, or at most
-  ``PATIENCE_S``. A batch also costs Neo4j work (storing vectors grows the vector index),
-  which no priority here can lower; during a burst of writes it is deferred instead, and
-  after the burst it runs at full speed. The bound keeps the backlog moving under
-  continuous load, as fast as the CPU the load leaves idle allows.
+- **Its results** are stored in a quiet moment: no request in flight for ``QUIET_S``, or at
+  most ``PATIENCE_S``. Storing vectors is Neo4j work (the vector index grows), which no
+  priority here can lower; during a burst of writes it is deferred, while the embedding
+  itself goes on with the CPU the burst leaves idle. The bound keeps the backlog moving
+  under continuous load.
 
 Each app or CLI command has its own (``of``: one per ``Database``). The process exits with
 the service: a clean shutdown calls `stop` (the app's lifespan, the CLI's commands), and it
