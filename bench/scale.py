@@ -1,6 +1,6 @@
 """Memory as it grows: quality, latency and cost, step by step, across many tenants.
 
-    bin/bench scale --locomo ../shared/data/locomo-dev [--steps 10000,100000]
+    bin/bench scale --locomo ../shared/data/locomo-dev [--steps 10000,100000 | --episodes N]
                     [--per-namespace 100] [--clients 4] [--probe 500]
 
 The store grows in steps of episodes. The three LoCoMo dev conversations live in it as three
@@ -401,12 +401,25 @@ def print_table(table: dict[int, Figures]) -> None:
         print(f"{name:<32}" + "".join(cells))
 
 
+def tenfold_steps(episodes: int, first: int = 10_000) -> list[int]:
+    """10,000, 100,000, … up to ``episodes``, which is the last step whatever its size."""
+    steps = []
+    while first < episodes:
+        steps.append(first)
+        first *= 10
+    return [*steps, episodes]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--locomo", type=Path, default=ROOT.parent / "shared" / "data" /
                         "locomo-dev")
-    parser.add_argument("--steps", default="10000,100000",
-                        type=lambda s: sorted(int(x) for x in s.split(",")))
+    sizes = parser.add_mutually_exclusive_group()
+    sizes.add_argument("--steps", default=[10_000, 100_000],
+                       type=lambda s: sorted(int(x) for x in s.split(",")))
+    sizes.add_argument("--episodes", type=int,
+                       help="grow to this many, in tenfold steps from 10,000 (a short form of "
+                            "--steps: 1000000 is --steps 10000,100000,1000000)")
     parser.add_argument("--per-namespace", type=int, default=100)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--probe", type=int, default=500,
@@ -415,6 +428,8 @@ def main() -> None:
                         help="leave the bench Neo4j running with what the run wrote")
     parser.add_argument("--json", type=Path, help="also write the table here")
     args = parser.parse_args()
+    if args.episodes:
+        args.steps = tenfold_steps(args.episodes)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("graphmem.access").setLevel(logging.WARNING)
     asyncio.run(bench(args))
