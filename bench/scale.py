@@ -169,6 +169,14 @@ async def vectorise_filler(db: Database, embedder: Embedder,
         await db.driver.execute_query(STORE_VECTORS, {"rows": vectors})
 
 
+async def filler_tenants(db: Database) -> int:
+    """How many filler tenants a kept store holds (they are numbered from 0)."""
+    rows = (await db.driver.execute_query(
+        "MATCH (e:Episode) WHERE e.ns STARTS WITH $prefix RETURN count(DISTINCT e.ns) AS n",
+        {"prefix": FILLER}))[0]
+    return int(rows[0]["n"])
+
+
 async def dev_quality(gql: GraphQL, conversations: list[locomo.Conversation]) -> Figures:
     """R@10 of episode search and recall's evidence share on the dev split, with latencies."""
     r10, share, searched, recalled = [], [], [], []
@@ -341,7 +349,11 @@ async def bench(args: argparse.Namespace) -> None:
     conversations = locomo.load(args.locomo)
     filler = Filler(conversations, args.per_namespace)
     dev_turns = sum(len(c.turns) for c in conversations)
-    server = fresh_local_neo4j(LocalNeo4j.from_settings(settings))
+    server = LocalNeo4j.from_settings(settings)
+    if args.reuse_store:
+        server.start()
+    else:
+        fresh_local_neo4j(server)
     db = await connect(settings)
     await migrations.apply(db)
     embedder = embeddings.make_embedder(settings)
@@ -349,14 +361,15 @@ async def bench(args: argparse.Namespace) -> None:
     await embeddings.ensure_space(db, embedder)
     table: dict[int, Figures] = {}
     try:
-        async with serving(settings, db, "bench-scale") as gql:
-            for c in conversations:
-                await locomo.ingest(gql, f"{DEV}/{c.name}", c, summaries=False)
-            await locomo.embedded(db, settings)
+        if not args.reuse_store:
+            async with serving(settings, db, "bench-scale") as gql:
+                for c in conversations:
+                    await locomo.ingest(gql, f"{DEV}/{c.name}", c, summaries=False)
+                await locomo.embedded(db, settings)
         by_content = {r["content"]: r["embedding"] for r in (await db.driver.execute_query(
             "MATCH (e:Episode) WHERE e.ns STARTS WITH $dev RETURN e.content AS content, "
             "e.embedding AS embedding", {"dev": DEV}))[0]}
-        tenants = 0
+        tenants = await filler_tenants(db) if args.reuse_store else 0
         for step in args.steps:
             wanted = max(0, (step - dev_turns) // args.per_namespace)
             rate = float("nan")
@@ -426,6 +439,10 @@ def main() -> None:
                         help="turns written at each step to time writing and embedding")
     parser.add_argument("--keep-store", action="store_true",
                         help="leave the bench Neo4j running with what the run wrote")
+    parser.add_argument("--reuse-store", action="store_true",
+                        help="measure the store a run with --keep-store left (or any earlier "
+                             "run's, restarted): no refill below its size, e.g. to measure a "
+                             "1M store again on a quiet machine")
     parser.add_argument("--json", type=Path, help="also write the table here")
     args = parser.parse_args()
     if args.episodes:
