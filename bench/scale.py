@@ -1,6 +1,6 @@
 """Memory as it grows: quality, latency and cost, step by step, across many tenants.
 
-    bin/bench scale --locomo ../shared/data/locomo-dev [--steps 10000,100000]
+    bin/bench scale --locomo ../shared/data/locomo-dev [--steps 10000,100000 | --episodes N]
                     [--per-namespace 100] [--clients 4] [--probe 500]
 
 The store grows in steps of episodes. The three LoCoMo dev conversations live in it as three
@@ -167,6 +167,14 @@ async def vectorise_filler(db: Database, embedder: Embedder,
                     "vector": by_content[r["text"]] if r["episode"] else by_text[r["text"]]}
                    for r in rows]
         await db.driver.execute_query(STORE_VECTORS, {"rows": vectors})
+
+
+async def filler_tenants(db: Database) -> int:
+    """How many filler tenants a kept store holds (they are numbered from 0)."""
+    rows = (await db.driver.execute_query(
+        "MATCH (e:Episode) WHERE e.ns STARTS WITH $prefix RETURN count(DISTINCT e.ns) AS n",
+        {"prefix": FILLER}))[0]
+    return int(rows[0]["n"])
 
 
 async def dev_quality(gql: GraphQL, conversations: list[locomo.Conversation]) -> Figures:
@@ -341,7 +349,11 @@ async def bench(args: argparse.Namespace) -> None:
     conversations = locomo.load(args.locomo)
     filler = Filler(conversations, args.per_namespace)
     dev_turns = sum(len(c.turns) for c in conversations)
-    server = fresh_local_neo4j(LocalNeo4j.from_settings(settings))
+    server = LocalNeo4j.from_settings(settings)
+    if args.reuse_store:
+        server.start()
+    else:
+        fresh_local_neo4j(server)
     db = await connect(settings)
     await migrations.apply(db)
     embedder = embeddings.make_embedder(settings)
@@ -349,14 +361,15 @@ async def bench(args: argparse.Namespace) -> None:
     await embeddings.ensure_space(db, embedder)
     table: dict[int, Figures] = {}
     try:
-        async with serving(settings, db, "bench-scale") as gql:
-            for c in conversations:
-                await locomo.ingest(gql, f"{DEV}/{c.name}", c, summaries=False)
-            await locomo.embedded(db, settings)
+        if not args.reuse_store:
+            async with serving(settings, db, "bench-scale") as gql:
+                for c in conversations:
+                    await locomo.ingest(gql, f"{DEV}/{c.name}", c, summaries=False)
+                await locomo.embedded(db, settings)
         by_content = {r["content"]: r["embedding"] for r in (await db.driver.execute_query(
             "MATCH (e:Episode) WHERE e.ns STARTS WITH $dev RETURN e.content AS content, "
             "e.embedding AS embedding", {"dev": DEV}))[0]}
-        tenants = 0
+        tenants = await filler_tenants(db) if args.reuse_store else 0
         for step in args.steps:
             wanted = max(0, (step - dev_turns) // args.per_namespace)
             rate = float("nan")
@@ -401,20 +414,39 @@ def print_table(table: dict[int, Figures]) -> None:
         print(f"{name:<32}" + "".join(cells))
 
 
+def tenfold_steps(episodes: int, first: int = 10_000) -> list[int]:
+    """10,000, 100,000, … up to ``episodes``, which is the last step whatever its size."""
+    steps = []
+    while first < episodes:
+        steps.append(first)
+        first *= 10
+    return [*steps, episodes]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--locomo", type=Path, default=ROOT.parent / "shared" / "data" /
                         "locomo-dev")
-    parser.add_argument("--steps", default="10000,100000",
-                        type=lambda s: sorted(int(x) for x in s.split(",")))
+    sizes = parser.add_mutually_exclusive_group()
+    sizes.add_argument("--steps", default=[10_000, 100_000],
+                       type=lambda s: sorted(int(x) for x in s.split(",")))
+    sizes.add_argument("--episodes", type=int,
+                       help="grow to this many, in tenfold steps from 10,000 (a short form of "
+                            "--steps: 1000000 is --steps 10000,100000,1000000)")
     parser.add_argument("--per-namespace", type=int, default=100)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--probe", type=int, default=500,
                         help="turns written at each step to time writing and embedding")
     parser.add_argument("--keep-store", action="store_true",
                         help="leave the bench Neo4j running with what the run wrote")
+    parser.add_argument("--reuse-store", action="store_true",
+                        help="measure the store a run with --keep-store left (or any earlier "
+                             "run's, restarted): no refill below its size, e.g. to measure a "
+                             "1M store again on a quiet machine")
     parser.add_argument("--json", type=Path, help="also write the table here")
     args = parser.parse_args()
+    if args.episodes:
+        args.steps = tenfold_steps(args.episodes)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("graphmem.access").setLevel(logging.WARNING)
     asyncio.run(bench(args))

@@ -31,7 +31,7 @@ from graphmem.db import database as db_module
 from graphmem.db import migrations
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
-from graphmem.retrieval import background
+from graphmem.retrieval import background, embeddings
 from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.graph import delete_namespace
@@ -85,6 +85,11 @@ async def db(settings: Settings, local_neo4j: LocalNeo4j) -> AsyncIterator[Datab
 
     database = equipped(await connect(settings), settings)  # its keys, its archive store
     await migrations.apply(database)
+    # The vector space, as the app makes it at start: a test embedding the queue with no app
+    # started yet had its vectors refused on a fresh store (the order-dependent failure of
+    # test_new_memory_is_embedded_off_the_request_path).
+    if (embedder := embeddings.make_embedder(settings)) is not None:
+        await embeddings.ensure_space(database, embedder)
     yield database
     await database.close()
     background.stop(database)  # the process its embedding ran in, if it started one
