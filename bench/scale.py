@@ -268,7 +268,10 @@ async def written_and_embedded(gql: GraphQL, db: Database,
                                embedder: Embedder) -> Figures:
     """``size`` new turns recorded in a new namespace, and the seconds until the service's
     worker has embedded them all: turns per second. Beside it, the floor: the same texts
-    embedded by the same model with nothing of graphmem around it."""
+    embedded by the same model with nothing of graphmem around it; and the rate had writing
+    the turns and embedding them at the floor taken the CPUs one after the other. Writing
+    keeps every core busy (client, service, Neo4j), so on a small machine the embedding
+    cannot overlap it: that rate is the limit there, not the floor alone."""
     ns = f"bench/scale/probe-{uuid.uuid4().hex[:6]}"
     episodes = [{"externalId": f"{c.name}/{t.id}", "sessionId": f"{c.name}/{t.session}",
                  "kind": "USER_MESSAGE", "actor": t.speaker, "content": t.content,
@@ -277,6 +280,7 @@ async def written_and_embedded(gql: GraphQL, db: Database,
     began = time.perf_counter()
     for i in range(0, len(episodes), locomo.BATCH):
         await gql(locomo.RECORD, ns=ns, episodes=episodes[i:i + locomo.BATCH])
+    writing = time.perf_counter() - began
     while (await db.driver.execute_query(
             "MATCH (n:EmbedPending {ns: $ns}) RETURN count(n) AS n", {"ns": ns}))[0][0]["n"]:
         await asyncio.sleep(0.2)
@@ -286,8 +290,12 @@ async def written_and_embedded(gql: GraphQL, db: Database,
                                       "content, e.context AS context, e.actor AS actor",
                                       {"ns": ns}))[0]]
     floor = onnx_floor(embedder, texts)
+    serial = 1 / (writing / size + 1 / floor)
     return {"written and embedded /s": rate, "  raw onnxruntime /s": floor,
-            "  embedded / raw onnxruntime": rate / floor}
+            "  embedded / raw onnxruntime": rate / floor,
+            "  written alone /s": size / writing,
+            "  writing, then the floor /s": serial,
+            "  embedded / writing, then the floor": rate / serial}
 
 
 def onnx_floor(embedder: Embedder, texts: list[str]) -> float:

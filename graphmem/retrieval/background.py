@@ -7,11 +7,11 @@
   Neo4j runs in a session of its own. On two CPUs, while a backlog embedded on such threads,
   500-fact batches took 580 ms through the API and 240 ms by raw Cypher; with this process,
   270 ms and 90 ms.
-- **Its results** are stored in a quiet moment: no request in flight for ``QUIET_S``, or at
-  most ``PATIENCE_S``. Storing vectors is Neo4j work (the vector index grows), which no
-  priority here can lower; during a burst of writes it is deferred, while the embedding
-  itself goes on with the CPU the burst leaves idle. The bound keeps the backlog moving
-  under continuous load.
+- **Its batches** wait for a quiet moment: no request in flight for ``QUIET_S``, or at most
+  ``PATIENCE_S``. A batch also costs Neo4j work (storing vectors grows the vector index),
+  which no priority here can lower; during a burst of writes it is deferred instead, and
+  after the burst it runs at full speed. The bound keeps the backlog moving under
+  continuous load, as fast as the CPU the load leaves idle allows.
 
 Each app or CLI command has its own (``of``: one per ``Database``). The process exits with
 the service: a clean shutdown calls `stop` (the app's lifespan, the CLI's commands), and it
@@ -121,9 +121,6 @@ class Background:
         self.requests = Activity()
         self.starved_after_s = STARVED_AFTER_S
         self._late: asyncio.Future[Any] | None = None  # starved work, still out
-        # One piece of floored work at a time, so its patience counts from when it starts:
-        # a second batch queued in the process behind the first was late before it ran.
-        self._one_at_a_time = asyncio.Lock()
 
     def _process(self) -> ProcessPoolExecutor:
         """The background process (one: its work is threaded inside it, see `threads`).
@@ -152,13 +149,7 @@ class Background:
         work sent there earlier is late (see ``STARVED_AFTER_S``), or when this one becomes
         late, ``here()`` does it in this process instead. Late work is left to finish in the
         background, its result unused (cancelling a running process pool task cannot stop
-        it), so a starved process holds at most one piece of work at a time. Callers take
-        turns: one piece of work runs at a time, here or there."""
-        async with self._one_at_a_time:
-            return await self._floored(work, texts, here)
-
-    async def _floored(self, work: Callable[[list[str]], R], texts: list[str],
-                       here: Callable[[], Awaitable[R]]) -> R:
+        it), so a starved process holds at most one piece of work at a time."""
         if self._late is not None and not self._late.done():
             return await here()
         sent = asyncio.ensure_future(self.run(work, texts))

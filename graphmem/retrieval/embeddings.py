@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import time
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -36,13 +37,12 @@ from graphmem.db.database import Database, Row
 from graphmem.db.statements import split_statements, statement
 from graphmem.observability import metrics
 from graphmem.retrieval import background
-from graphmem.retrieval.background import Activity, Background
+from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
 from graphmem.security import encryption, namespace_keys
 
 log = logging.getLogger(__name__)
 GAUGE_EVERY_S = 5.0
-IN_FLIGHT = 2  # batches a worker holds at once: one embedding, one being stored
 # How long a claimed batch is a worker's alone: a worker that died holding one leaves it to
 # the others after this (a batch takes well under a second to embed).
 CLAIM_LEASE = timedelta(seconds=60)
@@ -150,18 +150,15 @@ async def reembed(db: Database, embedder: Embedder) -> None:
     await ensure_space(db, embedder)
 
 
-async def embed_pending(db: Database, embedder: Embedder, batch: int,
-                        yield_to: Activity | None = None) -> int:
-    """Embed one batch of waiting nodes; how many were embedded (0: nothing waits). With
-    ``yield_to``, the vectors are stored in a quiet moment of those requests (see
-    `run_worker`)."""
+async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
+    """Embed one batch of waiting nodes; how many were embedded (0: nothing waits)."""
     now = datetime.now(UTC)
     claimed = await db.write("retrieval/embeddings/claim", limit=batch, now=to_native(now),
                              lease_until=to_native(now + CLAIM_LEASE))
     if not claimed:
         return 0
     try:
-        await _embed_claimed(db, embedder, claimed, now, yield_to)
+        await _embed_claimed(db, embedder, claimed, now)
     except BaseException:
         with contextlib.suppress(Exception):  # else the lease runs out: later, not never
             await db.write("retrieval/embeddings/release",
@@ -171,13 +168,13 @@ async def embed_pending(db: Database, embedder: Embedder, batch: int,
 
 
 async def _embed_claimed(db: Database, embedder: Embedder, claimed: list[Row],
-                         now: datetime, yield_to: Activity | None) -> None:
+                         now: datetime) -> None:
     """Embed a claimed batch; a node that cannot be embedded is set aside, never the batch's
     other nodes (which may be any namespace's)."""
     for ns in sorted({str(row["ns"]) for row in claimed}):
         await namespace_keys.prepare(db, ns)  # the queue spans namespaces (their keys)
     ready, refused = _texts(db, claimed)
-    refused += await _embed_isolating(db, embedder, ready, yield_to)
+    refused += await _embed_isolating(db, embedder, ready)
     if refused:
         await _set_aside(db, refused, now)
 
@@ -194,8 +191,7 @@ def _texts(db: Database, claimed: list[Row]) -> tuple[list[Row], list[Row]]:
     return ready, refused
 
 
-async def _embed_isolating(db: Database, embedder: Embedder, rows: list[Row],
-                           yield_to: Activity | None) -> list[Row]:
+async def _embed_isolating(db: Database, embedder: Embedder, rows: list[Row]) -> list[Row]:
     """Embed and store the batch; when it fails, each node alone, so one node the embedder
     or the store refuses never holds back the others (other tenants' turns among them).
     Those that fail alone are returned; when every one does, the trouble is not theirs (the
@@ -203,7 +199,7 @@ async def _embed_isolating(db: Database, embedder: Embedder, rows: list[Row],
     if not rows:
         return []
     try:
-        await _embed_and_store(db, embedder, rows, yield_to)
+        await _embed_and_store(db, embedder, rows)
         return []
     except Exception:
         if len(rows) < 2:
@@ -211,7 +207,7 @@ async def _embed_isolating(db: Database, embedder: Embedder, rows: list[Row],
     refused: list[Row] = []
     for row in rows:
         try:
-            await _embed_and_store(db, embedder, [row], yield_to)
+            await _embed_and_store(db, embedder, [row])
         except Exception as exc:
             refused.append({**row, "error": type(exc).__name__})
             if len(refused) == len(rows):
@@ -229,8 +225,7 @@ async def _set_aside(db: Database, refused: list[Row], now: datetime) -> None:
                     sum(str(row["ns"]) == ns for row in refused), ns, ", ".join(errors))
 
 
-async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str, Any]],
-                           yield_to: Activity | None) -> None:
+async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str, Any]]) -> None:
     texts = [row for row in rows if (row["text"] or "").strip()]
     with db.tracing.span("embedding batch", {"graphmem.embedder": embedder.name,
                                              "graphmem.nodes": len(rows)}):
@@ -238,8 +233,6 @@ async def _embed_and_store(db: Database, embedder: Embedder, rows: list[dict[str
             embedded = await embedder.embed_backlog(
                 [row["text"] for row in texts], background.of(db)) if texts else []
         vectors = dict(zip((row["element_id"] for row in texts), embedded, strict=True))
-        if yield_to is not None:
-            await yield_to.until_quiet()
         stored = await db.write("retrieval/embeddings/store", model=embedder.name, rows=[
             {"element_id": row["element_id"], "vector": usable(vectors.get(row["element_id"]))}
             for row in rows])
@@ -316,43 +309,26 @@ async def _claimable(db: Database) -> bool:
 
 
 async def run_worker(db: Database, embedder: Embedder, batch: int) -> None:
-    """Forever: embed what waits, ``IN_FLIGHT`` batches at a time, so one batch's vectors
-    are stored while the next is embedded (the background process takes them in turn).
-
-    Embedding does not wait for the service's requests: it runs in the background process,
-    which only gets the CPU nothing else wants. Storing the vectors does: it is Neo4j work
-    (the vector index grows) that no priority lowers, so it waits for a quiet moment. Before,
-    a whole batch waited, and a write burst of 500 turns left the CPU idle for its length:
-    written-and-embedded was 0.66x of the model's own speed (`bin/bench scale`)."""
+    """Forever: embed what waits, rest briefly when nothing does. Failures back off. The
+    queue gauge is counted every few seconds, not every batch (it competes with writes)."""
+    delay = 0.5
+    counted = 0.0
     with contextlib.suppress(Exception):  # what was set aside may embed now; else next start
         await db.write("retrieval/embeddings/requeue_set_aside")
-    async with asyncio.TaskGroup() as batches:
-        batches.create_task(_count_queue(db))
-        for _ in range(IN_FLIGHT):
-            batches.create_task(_embed_forever(db, embedder, batch))
-
-
-async def _embed_forever(db: Database, embedder: Embedder, batch: int) -> None:
-    """Embed what waits, rest briefly when nothing does. Failures back off."""
-    requests = background.of(db).requests
-    delay = 0.5
     while True:
         try:
-            done = await embed_pending(db, embedder, batch, requests) \
-                if await _claimable(db) else 0
+            if time.monotonic() - counted >= GAUGE_EVERY_S:
+                metrics.EMBEDDING_QUEUE.set(await pending_count(db))
+                counted = time.monotonic()
+            await background.of(db).requests.until_quiet()
+            done = await embed_pending(db, embedder, batch) if await _claimable(db) else 0
             delay = 0.5
             if not done:
                 await asyncio.sleep(0.5)
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:  # keep embedding after a transient failure
             log.warning("embedding batch failed (%s %s); retrying in %.1fs",
                         type(exc).__name__, getattr(exc, "code", ""), delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 30.0)
-
-
-async def _count_queue(db: Database) -> None:
-    """The queue gauge, every few seconds rather than every batch (it competes with writes)."""
-    while True:
-        with contextlib.suppress(Exception):  # a gauge a moment stale is no failure
-            metrics.EMBEDDING_QUEUE.set(await pending_count(db))
-        await asyncio.sleep(GAUGE_EVERY_S)

@@ -187,24 +187,3 @@ async def test_more_text_is_given_more_patience(own: Background) -> None:
         began = time.monotonic()
         assert await own.run_with_floor(pid_of, texts, here) == os.getpid()
         assert time.monotonic() - began >= 1.6
-
-
-def slow_pid_of(texts: list[str]) -> int:
-    """Background work that takes a while (module level: work is sent by name)."""
-    time.sleep(0.3)
-    return os.getpid()
-
-
-async def test_work_waiting_its_turn_is_not_late(own: Background) -> None:
-    """The embedding worker has two batches in flight: the second waits for the first, and
-    its patience counts from its own start. Counted from when it was sent, four pieces of
-    0.3 s against a patience of 0.8 s made the third and fourth late, and the service's
-    process embedded them while the background process sat idle."""
-    async def here() -> int:
-        return os.getpid()
-
-    own.starved_after_s = 0.8
-    started = await own.run(background_pid, None)  # its start is not what is measured here
-    done = await asyncio.gather(*(own.run_with_floor(slow_pid_of, ["a turn"], here)
-                                  for _ in range(4)))
-    assert done == [started] * 4

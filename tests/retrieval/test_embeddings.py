@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import hashlib
 import json
 import os
@@ -20,7 +19,6 @@ from typing import Any, ClassVar
 
 import pytest
 from pydantic import SecretStr
-from starlette.applications import Starlette
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError
@@ -30,13 +28,13 @@ from graphmem.db.database import Database
 from graphmem.episodes import store as episodes
 from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import store as facts
-from graphmem.retrieval import background, embeddings
+from graphmem.retrieval import embeddings
 from graphmem.retrieval.background import Background
 from graphmem.retrieval.search import Kind, SearchQuery, search
 from graphmem.security import encryption, namespace_keys
 from graphmem.security.encryption import Keyring
 from tests.support.graph import delete_namespace
-from tests.support.runtime import embedding_paused, starved
+from tests.support.runtime import starved
 
 DIMENSION = 8
 
@@ -183,43 +181,6 @@ async def test_the_worker_embeds_a_turn_with_its_speaker(db: Database, ns: str) 
     said, bare = await embeddings.WordLlamaEmbedder().embed(["Ana: Porto, next month.",
                                                              "Porto, next month."])
     assert _close(stored, said) and not _close(stored, bare)
-
-
-async def test_the_worker_embeds_beside_requests_and_stores_when_they_pause(
-        db: Database, ns: str, app: Starlette) -> None:
-    """Embedding goes on while requests run (in the background process, on the CPU they
-    leave idle); storing the vectors, Neo4j work that no priority lowers, waits for a quiet
-    moment. Before, the whole batch waited: a burst of writes left the CPU idle for its
-    length, and written-and-embedded was 0.66x of the model's own speed."""
-    embedded = asyncio.Event()
-
-    class Watched(embeddings.WordLlamaEmbedder):
-        async def embed_backlog(self, texts: list[str],
-                                background: Background) -> list[list[float]]:
-            vectors = await super().embed_backlog(texts, background)
-            embedded.set()
-            return vectors
-
-    async with embedding_paused(app):
-        await episodes.record(db, Namespace(ns), [NewEpisode(
-            "Porto, next month.", EpisodeKind.USER_MESSAGE, datetime(2026, 1, 1, tzinfo=UTC))])
-        worker = asyncio.create_task(embeddings.run_worker(db, Watched(), 64))
-        try:
-            with background.of(db).requests.request():  # a burst, in flight throughout
-                await asyncio.wait_for(embedded.wait(), 30)
-                await asyncio.sleep(0.5)  # storing waits up to PATIENCE_S (5 s) for quiet
-                assert await _vector_of(db, ns) is None
-            assert await _stored_vector(db, ns)  # the burst over: stored at once
-        finally:
-            worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await worker
-
-
-async def _vector_of(db: Database, ns: str) -> list[float] | None:
-    rows, _, _ = await db.driver.execute_query(
-        "MATCH (e:Episode {ns: $ns}) RETURN e.embedding AS v", {"ns": ns}, database_=db.name)
-    return list(rows[0]["v"]) if rows[0]["v"] is not None else None
 
 
 async def _stored_vector(db: Database, ns: str) -> list[float]:
@@ -429,7 +390,7 @@ async def test_a_text_the_embedder_refuses_is_set_aside_alone(db: Database, ns: 
         await db.write("retrieval/embeddings/release", element_ids=[
             row["element_id"] for row in claimed if row not in mine])
         assert len(mine) == 3
-        await embeddings._embed_claimed(db, _Refusing(), mine, later, None)
+        await embeddings._embed_claimed(db, _Refusing(), mine, later)
         assert [(r["waiting"], r["vector"]) for r in await _state(db, other)] == [
             (False, True), (False, True)]
         assert await _state(db, ns) == [{"content": "POISON pill", "waiting": False,
