@@ -62,7 +62,7 @@ from graphmem.db import migrations  # noqa: E402
 from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 from graphmem.observability import metrics  # noqa: E402
-from graphmem.retrieval import embeddings  # noqa: E402
+from graphmem.retrieval import background, embeddings  # noqa: E402
 
 RAW_INGEST = """
 UNWIND $rows AS row
@@ -276,6 +276,10 @@ async def bench(args: argparse.Namespace) -> None:
         # being embedded would slow whichever side ran while it lasted), and every
         # retriever has its full input.
         await embeddings.embed_all_pending(db, embedder, 512)
+        # That embedding ran in this script's own background process (one per Database since
+        # the runtime owns process state), not the service's: stopped here, so the RSS row
+        # counts the service's background process alone, as a deployment has it.
+        await asyncio.to_thread(background.stop, db)
         counter = iter(range(10**9))
 
         async def api_lookup() -> None:
