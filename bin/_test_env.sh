@@ -16,3 +16,7 @@ export GRAPHITI_TELEMETRY_ENABLED=false  # tests/portability/test_graphiti.py: n
 # Answers' usage is written by tests when they ask (tests/governance/test_pruning.py), not by a
 # background flush landing in the middle of a "wrote nothing" check.
 export GRAPHMEM_USAGE_FLUSH_S=3600
+# The suite's store empties and fills all the time, so Neo4j kept planning its statements again
+# as the statistics moved (878 times in 11 minutes of tests/api, facts and governance; planning
+# was 57% of its CPU, by Java Flight Recorder): plans made once are good enough for tests.
+export GRAPHMEM_LOCAL_MIN_REPLAN_S="${GRAPHMEM_TEST_MIN_REPLAN_S:-3600}"

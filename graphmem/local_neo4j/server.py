@@ -65,6 +65,7 @@ class LocalNeo4j:
     http_port: int = 7474
     heap: str = "512m"
     pagecache: str = "256m"
+    min_replan_s: float = 10.0  # see Settings.local_min_replan_s
     transaction_timeout_s: float = 600.0  # for sessions that set none (Neo4j Browser)
 
     @classmethod
@@ -75,6 +76,7 @@ class LocalNeo4j:
             http_port=settings.local_http_port,
             heap=settings.local_heap,
             pagecache=settings.local_pagecache,
+            min_replan_s=settings.local_min_replan_s,
             transaction_timeout_s=settings.neo4j_admin_timeout_s,
         )
 
@@ -242,6 +244,7 @@ server.memory.heap.initial_size={self.heap}
 server.memory.heap.max_size={self.heap}
 server.memory.pagecache.size={self.pagecache}
 dbms.usage_report.enabled=false
+dbms.cypher.min_replan_interval={round(self.min_replan_s * 1000)}ms
 # Erased text leaves the store's live records at once; transaction logs keep it until they
 # rotate out: keep a day of them (the default keeps two days), see README "Erasure".
 db.tx_log.rotation.retention_policy=1 days
