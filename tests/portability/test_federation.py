@@ -1,6 +1,7 @@
 """Federated memory end to end (issue 43): two devices, each `graphmem serve` with a home,
 ports and Neo4j of its own, and a shared service on the suite's Neo4j; `graphmem sync` run
-as a user runs it. Facts learned on one device reach the other with references to the
+as a user runs it (and, where the command's own words are not what is checked, the same sync
+called in this process, against the device's Neo4j: a process start each saved). Facts learned on one device reach the other with references to the
 turns they came from; no turn's words reach the shared store; a conflict made on both
 devices resolves the same everywhere, by when each thing was said; a repeated sync changes
 nothing."""
@@ -25,7 +26,10 @@ import pytest
 from graphmem.core.config import Settings
 from graphmem.core.namespaces import parse_namespace
 from graphmem.db.database import Database, connect
+from graphmem.local_neo4j.server import LocalNeo4j
 from graphmem.portability.exporting import export
+from graphmem.portability.federation import PAGE, Content
+from graphmem.portability.syncing import HttpRemote, Report, peer_of, sync
 from graphmem.security.auth import create_key
 from tests.support.graph import delete_namespace
 from tests.support.server import free_port, serving
@@ -36,6 +40,10 @@ pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest (two 
 TURN_WORDS = ("zorblax", "quintessa", "flimwort", "glossaries", "marmalade")
 FACT = """query($ns: String!, $p: String!) { facts(namespace: $ns, where: {subject: "Sam",
   predicate: $p}) { nodes { id object status } } }"""
+# What a device here needs: no vectors (nothing searches a device in these tests), no job
+# workers, and a small Neo4j (the data is a few dozen nodes; three JVMs share two CPUs).
+DEVICE_ENV = {"GRAPHMEM_EMBEDDER": "none", "GRAPHMEM_WORKERS": "0",
+              "GRAPHMEM_LOCAL_HEAP": "256m", "GRAPHMEM_LOCAL_PAGECACHE": "32m"}
 WHY = """query($ns: String!, $id: ID!) { provenance(namespace: $ns, factId: $id) {
   fact { object status } evidence { content } heldElsewhere { id device held contentHash }
   supersedes { object } supersededBy { object } } }"""
@@ -47,7 +55,11 @@ class Device:
     def __init__(self, name: str, home: Path, url: str) -> None:
         self.name, self.home, self.url = name, home, url
         self.token = (home / "dev-admin-key").read_text().strip()
-        self.env = {"GRAPHMEM_HOME": str(home), **_ports(home)}
+        self.env = {"GRAPHMEM_HOME": str(home), **_ports(home), **DEVICE_ENV}
+
+    def settings(self) -> Settings:
+        """The device's settings, for a connection from this process to its Neo4j."""
+        return _settings(self.home)
 
     def gql(self, query: str, **variables: Any) -> dict[str, Any]:
         return _post(self.url, self.token, query, variables)
@@ -63,6 +75,14 @@ def _ports(home: Path) -> dict[str, str]:
     return dict(json.loads((home / "ports.json").read_text()))
 
 
+def _settings(home: Path) -> Settings:
+    ports = _ports(home)
+    return Settings(home=home, local_bolt_port=int(ports["GRAPHMEM_LOCAL_BOLT_PORT"]),
+                    local_http_port=int(ports["GRAPHMEM_LOCAL_HTTP_PORT"]),
+                    local_heap=DEVICE_ENV["GRAPHMEM_LOCAL_HEAP"],
+                    local_pagecache=DEVICE_ENV["GRAPHMEM_LOCAL_PAGECACHE"])
+
+
 def _post(url: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
     body = httpx.post(f"{url}/graphql", json={"query": query, "variables": variables},
                       headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
@@ -74,7 +94,11 @@ def _device_service(home: Path) -> AbstractContextManager[str]:
     ports = {"GRAPHMEM_LOCAL_BOLT_PORT": str(free_port()),
              "GRAPHMEM_LOCAL_HTTP_PORT": str(free_port())}
     (home / "ports.json").write_text(json.dumps(ports))
-    return serving(GRAPHMEM_HOME=str(home), **ports)
+    return serving(GRAPHMEM_HOME=str(home), **ports, **DEVICE_ENV)
+
+
+def _stop_neo4j(home: Path) -> None:
+    LocalNeo4j.from_settings(_settings(home)).stop()
 
 
 @pytest.fixture(scope="module")
@@ -86,9 +110,7 @@ def services() -> Iterator[tuple[str, Device, Device]]:
                  for n in ("laptop", "phone")]
         starting = [serving(), *(_device_service(home) for home in homes)]
         for home in homes:  # a device's own Neo4j stops after its serve (serve leaves it up)
-            stack.callback(subprocess.run, [sys.executable, "-m", "graphmem", "neo4j", "stop"],
-                           env={**os.environ, "GRAPHMEM_HOME": str(home), **_ports(home)},
-                           capture_output=True, timeout=120)
+            stack.callback(_stop_neo4j, home)
         with ThreadPoolExecutor(len(starting)) as pool:  # three starts at once
             urls = list(pool.map(stack.enter_context, starting))
         yield urls[0], Device("laptop", homes[0], urls[1]), Device("phone", homes[1], urls[2])
@@ -117,16 +139,27 @@ def _learn(device: Device, ns: str, predicate: str, obj: str, evidence: str) -> 
 
 
 def _sync(device: Device, ns: str, shared: str, key: str, *content: str) -> str:
+    """`graphmem sync` as a user runs it: what it printed."""
     return device.cli("sync", ns, "--url", shared, "--device", device.name, *content,
                       GRAPHMEM_SYNC_KEY=key)
 
 
+async def _synced(device: Device, ns: str, shared: str, key: str,
+                  content: Content = Content.FACTS_AND_SUMMARIES, first: int = PAGE) -> Report:
+    """The sync `graphmem sync` runs, from this process against the device's Neo4j (under
+    the same cursor: the peer is the URL's digest either way)."""
+    db = await connect(device.settings())
+    try:
+        async with HttpRemote(f"{shared}/graphql", key) as remote:
+            return await sync(db, parse_namespace(ns), remote, device.name, content,
+                              peer_of(shared), first)
+    finally:
+        await db.close()
+
+
 async def _exported(device: Device, ns: str) -> list[str]:
     """The device's namespace as its export reads it, straight from the device's Neo4j."""
-    ports = _ports(device.home)
-    own = Settings(home=device.home, local_bolt_port=int(ports["GRAPHMEM_LOCAL_BOLT_PORT"]),
-                   local_http_port=int(ports["GRAPHMEM_LOCAL_HTTP_PORT"]))
-    db = await connect(own)
+    db = await connect(device.settings())
     try:
         return await _records(db, ns)
     finally:
@@ -183,9 +216,9 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
 
     # The phone syncs first; the laptop's older statement arrives later and still loses.
     # The laptop lets only facts leave at first.
-    _sync(phone, ns, shared, key)
-    _sync(laptop, ns, shared, key, "--content", "facts")
-    _sync(phone, ns, shared, key)
+    await _synced(phone, ns, shared, key)
+    await _synced(laptop, ns, shared, key, Content.FACTS)
+    await _synced(phone, ns, shared, key)
 
     # Facts from the laptop are on the phone, their evidence held on the laptop.
     on_phone = phone.gql(WHY, ns=ns, id=kayaking)["provenance"]
@@ -221,26 +254,25 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     summary = """query($ns: String!) { summary(namespace: $ns, sessionId: "laptop-chat") {
       text } }"""
     assert _post(shared, admin, summary, {"ns": ns})["summary"] is None
-    assert "pushed 0 records" in _sync(laptop, ns, shared, key, "--content", "nothing")
-    _sync(laptop, ns, shared, key)
-    _sync(phone, ns, shared, key)
+    assert (await _synced(laptop, ns, shared, key, Content.NOTHING)).pushed_records == 0
+    await _synced(laptop, ns, shared, key)
+    await _synced(phone, ns, shared, key)
     for url, token in ((shared, admin), (phone.url, phone.token)):
         assert _post(url, token, summary, {"ns": ns})["summary"] == \
             {"text": "Sam enjoys a water sport"}, url
 
     # A repeat changes nothing, on any side.
     before = [await _exported(laptop, ns), await _exported(phone, ns), await _records(db, ns)]
-    again = _sync(laptop, ns, shared, key) + _sync(phone, ns, shared, key)
-    assert again.count("(0 changed there") == 2, again
-    assert again.count("pulled 0 nodes") == 2, again
+    again = [await _synced(laptop, ns, shared, key), await _synced(phone, ns, shared, key)]
+    assert [(r.changed_there, r.pulled_nodes) for r in again] == [(0, 0), (0, 0)], again
     assert [await _exported(laptop, ns), await _exported(phone, ns),
             await _records(db, ns)] == before
 
     # Forgetting a fact on a side that never held its turn is honoured everywhere.
     laptop.gql("""mutation($ns: String!, $f: ID!) { forgetFact(namespace: $ns, factId: $f,
       reason: "not true") { id } }""", ns=ns, f=chess)
-    _sync(laptop, ns, shared, key)
-    _sync(phone, ns, shared, key)
+    await _synced(laptop, ns, shared, key)
+    await _synced(phone, ns, shared, key)
     for url, token in ((laptop.url, laptop.token), (phone.url, phone.token), (shared, admin)):
         assert _post(url, token, WHY, {"ns": ns, "id": chess})["provenance"]["fact"][
             "status"] == "RETRACTED", url
