@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
@@ -28,9 +28,9 @@ from graphmem.core.namespaces import parse_namespace
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j.server import LocalNeo4j
 from graphmem.portability.exporting import export
-from graphmem.portability.federation import PAGE, Content
-from graphmem.portability.syncing import HttpRemote, Report, peer_of, sync
-from graphmem.security.auth import create_key
+from graphmem.portability.federation import PAGE, Content, pulled_up_to
+from graphmem.portability.syncing import HttpRemote, RemoteError, Report, peer_of, sync
+from graphmem.security.auth import create_key, revoke_key
 from tests.support.graph import delete_namespace
 from tests.support.server import free_port, serving
 
@@ -38,6 +38,7 @@ pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest (two 
 
 # Words only the turns hold: none of them may reach the shared store.
 TURN_WORDS = ("zorblax", "quintessa", "flimwort", "glossaries", "marmalade")
+HOBBIES = ("chess", "kayaking", "rowing", "knitting", "pottery", "fencing", "archery", "darts")
 FACT = """query($ns: String!, $p: String!) { facts(namespace: $ns, where: {subject: "Sam",
   predicate: $p}) { nodes { id object status } } }"""
 # What a device here needs: no vectors (nothing searches a device in these tests), no job
@@ -108,7 +109,9 @@ def services() -> Iterator[tuple[str, Device, Device]]:
     with ExitStack() as stack:
         homes = [Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"gm-{n}-")))
                  for n in ("laptop", "phone")]
-        starting = [serving(), *(_device_service(home) for home in homes)]
+        # A revoked key is refused at once (an interrupted sync's test revokes one mid-way).
+        starting = [serving(GRAPHMEM_AUTH_CACHE_S="0"),
+                    *(_device_service(home) for home in homes)]
         for home in homes:  # a device's own Neo4j stops after its serve (serve leaves it up)
             stack.callback(_stop_neo4j, home)
         with ThreadPoolExecutor(len(starting)) as pool:  # three starts at once
@@ -136,6 +139,13 @@ def _learn(device: Device, ns: str, predicate: str, obj: str, evidence: str) -> 
         "subject": "Sam", "predicate": predicate, "object": obj, "source": "USER_STATEMENT",
         "evidence": [evidence]}])
     return str(done["assertFacts"][0]["fact"]["id"])
+
+
+def _learn_all(device: Device, ns: str, said: list[tuple[str, str]], evidence: str) -> None:
+    device.gql("""mutation($ns: String!, $f: [FactInput!]!) {
+      assertFacts(namespace: $ns, facts: $f) { fact { id } } }""", ns=ns, f=[{
+        "subject": "Sam", "predicate": predicate, "object": obj, "source": "USER_STATEMENT",
+        "evidence": [evidence]} for predicate, obj in said])
 
 
 def _sync(device: Device, ns: str, shared: str, key: str, *content: str) -> str:
@@ -299,3 +309,77 @@ async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
     assert ("laptop", "2026-05-02") not in said  # l2's reference went
     assert {("laptop", "2026-05-01"), ("phone", "2026-06-01")} <= said  # l1 (Lisbon), p1 stay
 
+
+
+def _key_id(token: str) -> str:
+    return token.removeprefix("gm_").split("_")[0]
+
+
+class _Watched:
+    """The shared service over HTTP, noting each pull's cursor; ``cut`` (if given) runs once
+    the first page has come, before it is written: a key revoked there makes the service
+    itself refuse the next page, as a sync cut short between pages."""
+
+    def __init__(self, remote: HttpRemote, cut: Callable[[], Awaitable[None]] | None = None,
+                 ) -> None:
+        self.remote, self.cut, self.pulls = remote, cut, list[str | None]()
+
+    async def call(self, document: str, variables: dict[str, Any]) -> dict[str, Any]:
+        if "memoryChanges" in document:
+            self.pulls.append(variables["after"])
+        answer = await self.remote.call(document, variables)
+        if "memoryChanges" in answer and self.cut is not None:
+            cut, self.cut = self.cut, None
+            await cut()
+        return answer
+
+
+async def test_an_interrupted_sync_resumes_from_its_cursor_and_ends_as_an_uninterrupted_one(
+        services: tuple[str, Device, Device], db: Database, shared_ns: str) -> None:
+    shared, laptop, phone = services
+    ns, name, peer = shared_ns, parse_namespace(shared_ns), peer_of(shared)
+    key = await create_key(db, "sync", [ns], admin=False)
+    _say(laptop, ns, "t1", "2026-05-01T09:00:00Z", "What Sam likes, listed")
+    _learn_all(laptop, ns, [("likes", hobby) for hobby in HOBBIES], "t1")
+    await _synced(laptop, ns, shared, key)
+
+    phone_db = await connect(phone.settings())
+    try:
+        # The phone pulls in pages of 3; its key is revoked once the first page has come.
+        start = await pulled_up_to(phone_db, name, peer)
+        async with HttpRemote(f"{shared}/graphql", key) as http:
+            cut = _Watched(http, lambda: revoke_key(db, _key_id(key)))
+            with pytest.raises(RemoteError) as refused:
+                await sync(phone_db, name, cut, phone.name, Content.FACTS_AND_SUMMARIES, peer,
+                           first=3)
+        assert refused.value.code == "UNAUTHENTICATED"
+        assert len(cut.pulls) == 2 and cut.pulls[0] == start  # the second page was refused
+        kept = await pulled_up_to(phone_db, name, peer)
+        assert kept != start  # the first page's cursor, written with the page
+        partly = await _records(phone_db, ns)
+        assert partly and _facts_in(partly) < len(HOBBIES)  # some of it, not all
+
+        # Retried (a new key): the pull starts after the first page, and ends where one
+        # that was never cut ends: the namespace pulled again from nothing, page by page.
+        again = await create_key(db, "sync-again", [ns], admin=False)
+        async with HttpRemote(f"{shared}/graphql", again) as http:
+            watched = _Watched(http)
+            resumed = await sync(phone_db, name, watched, phone.name,
+                                 Content.FACTS_AND_SUMMARIES, peer, first=3)
+        assert watched.pulls[0] == kept
+        after_resume = await _records(phone_db, ns)
+        assert set(partly) < set(after_resume)
+        assert _facts_in(after_resume) == len(HOBBIES)
+        await delete_namespace(phone_db, ns)
+        async with HttpRemote(f"{shared}/graphql", again) as http:
+            whole = await sync(phone_db, name, http, phone.name, Content.FACTS_AND_SUMMARIES,
+                               peer, first=3)
+        assert whole.pages == resumed.pages + 1  # the page the cut sync had written
+        assert await _records(phone_db, ns) == after_resume
+    finally:
+        await delete_namespace(phone_db, ns)
+        await phone_db.close()
+
+
+def _facts_in(records: list[str]) -> int:
+    return sum(json.loads(r).get("node") == "Fact" for r in records)
