@@ -352,7 +352,8 @@ def sync_namespace(
     async def work(db: Database) -> syncing.Report:
         await migrations.apply(db)
         async with syncing.HttpRemote(f"{base}/graphql", key) as remote:
-            return await syncing.sync(db, ns, remote, name, what, syncing.peer_of(base))
+            return await syncing.sync(db, ns, remote, name, what, syncing.peer_of(base),
+                                      settings.sync_page)
 
     ensure_neo4j(settings)
     done = with_database(work)

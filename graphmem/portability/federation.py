@@ -32,12 +32,12 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from graphmem.core.errors import InvalidInput
+from graphmem.core.errors import ConcurrentChange, InvalidInput
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database, Row, Tx
 from graphmem.facts import plan_writer, supersession
@@ -83,6 +83,7 @@ IGNORED = DERIVED | {"embed_error"}  # the holder's own bookkeeping: not compare
 PAGE = 500  # nodes a pull page holds by default
 MAX_PAGE = 2_000
 MAX_ERASED = 100_000  # tombstones a page hands out (each a kind and an id)
+LEASE_S = 900  # how long a device's sync holds its namespace unrenewed (renewed every page)
 _DEVICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _DONE = "~"  # a cursor's label after every label: the whole sequence number was read
 
@@ -227,6 +228,23 @@ async def missing_turns(db: Database, ns: Namespace, ids: list[str]) -> list[str
         return []
     held = set((await db.read("portability/sync/own_turns", ns=ns, ids=ids))[0]["ids"])
     return [i for i in ids if i not in held]
+
+
+async def claim(db: Database, ns: Namespace, peer: str, holder: str) -> None:
+    """Take the right to sync ``ns`` with ``peer`` for ``holder`` (or renew it): no two syncs
+    of one namespace run at once, in one process or several. ConcurrentChange (retryable)
+    while another holds it; a holder that died lets go after ``LEASE_S``."""
+    now = datetime.now(UTC)
+    row = (await db.write("portability/sync/claim", ns=ns, peer=peer, holder=holder, now=now,
+                          until=now + timedelta(seconds=LEASE_S)))[0]
+    if not row["free"]:
+        raise ConcurrentChange("another sync of this namespace is running; try again when it "
+                               "ends", namespace=ns)
+
+
+async def release(db: Database, ns: Namespace, peer: str, holder: str) -> None:
+    """A sync that ended, done or failed, lets the next one run."""
+    await db.write("portability/sync/release", ns=ns, peer=peer, holder=holder)
 
 
 async def pulled_up_to(db: Database, ns: Namespace, peer: str) -> str:

@@ -6,20 +6,26 @@ What leaves is read by the export (``exporting.export``) and filtered: no episod
 or speaker; a link to one of this device's turns becomes a link to a reference to it
 (``DeviceTurn``: its id, this device's name, when it was said, its content hash), and a
 quote of it is dropped. A repeat push changes nothing on the shared side (it stamps only
-what moved), and a repeat pull finds nothing after its cursor.
+what moved), and a repeat pull finds nothing after its cursor. One sync of a namespace runs
+at a time (``federation.claim``); `graphmem serve` may run them in its background
+(:func:`run_in_background`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
+import uuid
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Protocol
 
 import httpx
 
-from graphmem.core.errors import GraphmemError
-from graphmem.core.namespaces import Namespace
+from graphmem.core.config import Settings
+from graphmem.core.errors import ConfigError, GraphmemError
+from graphmem.core.namespaces import Namespace, parse_namespace
 from graphmem.db.database import Database
 from graphmem.portability import exporting
 from graphmem.portability.federation import (
@@ -27,12 +33,16 @@ from graphmem.portability.federation import (
     TURN_LINKS,
     Content,
     check_device,
+    claim,
     framed,
     labels,
     missing_turns,
     pulled_up_to,
     receive_page,
+    release,
 )
+
+log = logging.getLogger(__name__)
 
 PUSH = """mutation Push($ns: String!, $device: String!, $lines: [String!]!) {
   pushMemory(namespace: $ns, device: $device, lines: $lines) {
@@ -118,11 +128,22 @@ def peer_of(url: str) -> str:
 
 async def sync(db: Database, ns: Namespace, remote: Remote, device: str, content: Content,
                peer: str, first: int = PAGE) -> Report:
-    """Push, then pull until the shared side has nothing newer for this device."""
+    """Push, then pull until the shared side has nothing newer for this device; while it
+    runs no other sync of ``ns`` does (ConcurrentChange if one is running)."""
     check_device(device)
     report = Report()
     if content is Content.NOTHING:
         return report
+    holder = uuid.uuid4().hex
+    await claim(db, ns, peer, holder)
+    try:
+        return await _sync(db, ns, remote, device, content, peer, first, report, holder)
+    finally:
+        await release(db, ns, peer, holder)
+
+
+async def _sync(db: Database, ns: Namespace, remote: Remote, device: str, content: Content,
+                peer: str, first: int, report: Report, holder: str) -> Report:
     report.erased_there = await _erasure_followed(db, ns, remote, device)
     lines = await outgoing(db, ns, device, content)
     pushed = (await remote.call(PUSH, {"ns": ns, "device": device, "lines": lines}))["pushMemory"]
@@ -132,6 +153,7 @@ async def sync(db: Database, ns: Namespace, remote: Remote, device: str, content
     while True:
         page = (await remote.call(PULL, {"ns": ns, "device": device, "after": cursor,
                                          "first": first}))["memoryChanges"]
+        await claim(db, ns, peer, holder)  # renewed: a long pull keeps its namespace
         done = await receive_page(db, ns, page["lines"], content, peer, page["cursor"],
                                   [(e["kind"], e["id"]) for e in page["erased"]])
         for kind, n in done.erased.items():
@@ -142,6 +164,58 @@ async def sync(db: Database, ns: Namespace, remote: Remote, device: str, content
         cursor = page["cursor"]
         if not page["hasMore"]:
             return report
+
+
+@dataclass(frozen=True)
+class Background:
+    """What `graphmem serve` syncs in its background, read from the settings."""
+
+    url: str
+    key: str
+    device: str
+    content: Content
+    namespaces: tuple[Namespace, ...]
+    every_s: float
+    page: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> Background | None:
+        """None when background sync is off (no interval, or no namespace); ConfigError
+        naming what is missing when it is half set."""
+        if not settings.sync_interval_s or not settings.sync_namespaces:
+            return None
+        url, key, device = settings.sync_url, settings.sync_key, settings.sync_device
+        if not url or key is None or not device:
+            missing = [name for name, value in (("GRAPHMEM_SYNC_URL", url),
+                                                ("GRAPHMEM_SYNC_KEY", key),
+                                                ("GRAPHMEM_SYNC_DEVICE", device)) if not value]
+            raise ConfigError(f"background sync (GRAPHMEM_SYNC_INTERVAL_S) needs "
+                              f"{', '.join(missing)}")
+        return cls(url.rstrip("/"), key.get_secret_value(), check_device(device),
+                   Content(settings.sync_content),
+                   tuple(parse_namespace(n) for n in settings.sync_namespaces),
+                   settings.sync_interval_s, settings.sync_page)
+
+
+async def run_in_background(db: Database, plan: Background) -> None:
+    """Forever: sync each namespace in turn, then wait the interval. A sync that fails is
+    logged (the kind of error and its code, never content) and tried again the next round;
+    so is one that finds another sync of its namespace running (`graphmem sync`)."""
+    peer = peer_of(plan.url)
+    while True:
+        for ns in plan.namespaces:
+            try:
+                async with HttpRemote(f"{plan.url}/graphql", plan.key) as remote:
+                    done = await sync(db, ns, remote, plan.device, plan.content, peer,
+                                      plan.page)
+                log.info("background sync of %s: %d changed there, %d node(s) pulled", ns,
+                         done.changed_there, done.pulled_nodes)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the next round tries again
+                log.warning("background sync of %s failed (%s %s); trying again in %gs", ns,
+                            type(exc).__name__, getattr(exc, "code", ""), plan.every_s)
+        await asyncio.sleep(plan.every_s)
 
 
 async def _erasure_followed(db: Database, ns: Namespace, remote: Remote,

@@ -8,11 +8,13 @@ nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,15 +26,16 @@ import httpx
 import pytest
 
 from graphmem.core.config import Settings
+from graphmem.core.errors import ConcurrentChange
 from graphmem.core.namespaces import parse_namespace
 from graphmem.db.database import Database, connect
 from graphmem.local_neo4j.server import LocalNeo4j
 from graphmem.portability.exporting import export
-from graphmem.portability.federation import PAGE, Content, pulled_up_to
+from graphmem.portability.federation import PAGE, Content, claim, pulled_up_to, release
 from graphmem.portability.syncing import HttpRemote, RemoteError, Report, peer_of, sync
 from graphmem.security.auth import create_key, revoke_key
 from tests.support.graph import delete_namespace
-from tests.support.server import free_port, serving
+from tests.support.server import RUNNING_LOGS, free_port, serving
 
 pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest (two Neo4j of its own)
 
@@ -383,3 +386,63 @@ async def test_an_interrupted_sync_resumes_from_its_cursor_and_ends_as_an_uninte
 
 def _facts_in(records: list[str]) -> int:
     return sum(json.loads(r).get("node") == "Fact" for r in records)
+
+
+async def _until(check: Callable[[], bool], timeout_s: float = 60.0) -> None:
+    """Wait (polling) until ``check`` holds; fail after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.5)
+
+
+async def test_a_device_service_syncs_in_its_background(
+        services: tuple[str, Device, Device], db: Database, admin_token: str,
+        shared_ns: str) -> None:
+    shared, laptop, _ = services
+    ns = shared_ns
+    barred = f"test/{uuid.uuid4().hex[:12]}"  # the key is not granted it: refused each round
+    key = await create_key(db, "background", [ns], admin=False)
+
+    def current(obj: str) -> bool:
+        found = _post(shared, admin_token, FACT, {"ns": ns, "p": "likes"})["facts"]["nodes"]
+        return obj in [f["object"] for f in found]
+
+    # A second service on the laptop's home and Neo4j (its serve finds that Neo4j running),
+    # syncing two namespaces every second; nobody runs `graphmem sync`.
+    with serving(**laptop.env, GRAPHMEM_SYNC_INTERVAL_S="1", GRAPHMEM_SYNC_URL=shared,
+                 GRAPHMEM_SYNC_NAMESPACES=f"{barred}, {ns}", GRAPHMEM_SYNC_KEY=key,
+                 GRAPHMEM_SYNC_DEVICE=laptop.name) as url:
+        log = Path(RUNNING_LOGS[-1].name)
+        device = Device(laptop.name, laptop.home, url)
+        _say(device, ns, "b1", "2026-07-01T09:00:00Z", "Zorblax! I took up rowing")
+        rowing = _learn(device, ns, "likes", "rowing", "b1")
+        await _until(lambda: current("rowing"))
+        why = _post(shared, admin_token, WHY, {"ns": ns, "id": rowing})["provenance"]
+        assert [(t["device"], t["held"]) for t in why["heldElsewhere"]] == \
+            [("laptop", "held on device laptop")]
+        assert await _strings_holding(db, ns, TURN_WORDS) == []
+
+        # The namespace its key does not reach fails every round, typed and without content,
+        # and the other is synced all the same.
+        refused = f"background sync of {barred} failed (RemoteError FORBIDDEN)"
+        await _until(lambda: log.read_text().count(refused) >= 2)
+
+        # While another sync holds the namespace (`graphmem sync` in another process, here
+        # the claim it takes), the background one waits its turn.
+        laptop_db = await connect(laptop.settings())
+        try:
+            await claim(laptop_db, parse_namespace(ns), peer_of(shared), "another")
+            with pytest.raises(ConcurrentChange):
+                await _synced(laptop, ns, shared, key)
+            busy = log.read_text().count(f"background sync of {ns} failed (ConcurrentChange")
+            _learn(device, ns, "likes", "sculling", "b1")
+            await _until(lambda: log.read_text().count(
+                f"background sync of {ns} failed (ConcurrentChange") >= busy + 2)
+            assert not current("sculling")
+            await release(laptop_db, parse_namespace(ns), peer_of(shared), "another")
+            await _until(lambda: current("sculling"))
+        finally:
+            await laptop_db.close()
+        text = log.read_text().lower()
+        assert not [w for w in (*TURN_WORDS, "rowing", "sculling") if w in text]
