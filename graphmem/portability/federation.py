@@ -304,6 +304,7 @@ async def _natural_ids(db: Database, ns: Namespace,
 
 async def _keep_push(tx: Tx, ns: Namespace, device: str, batch: _Batch, barred: set[str],
                      actor: str) -> Received:
+    await _stamp_own_changes(tx, ns)
     done = await _merge(tx, ns, batch, barred, authority="held")
     fact_ids = sorted({key for label, key in done.keys if label == "Fact"})
     around = await tx.run("portability/sync/around", ns=ns, ids=fact_ids)
@@ -321,6 +322,14 @@ async def _keep_push(tx: Tx, ns: Namespace, device: str, batch: _Batch, barred: 
     result.nodes, result.relationships, result.forgotten = done.nodes, done.rels, len(barred)
     result.ended, result.disputed = sorted(decided.ended), len(decided.disputes)
     return result
+
+
+async def _stamp_own_changes(tx: Tx, ns: Namespace) -> None:
+    """What changed here since the last push without a push (written on the shared service
+    itself), stamped for every device, before the push is merged: a push that then sends an
+    older copy of it does not make it that device's own (its pull would skip it)."""
+    nodes = (await tx.run("portability/sync/syncable", ns=ns))[0]["nodes"]
+    await _stamp(tx, ns, "", [], {(row["label"], row["key"]) for row in nodes})
 
 
 async def _keep_page(tx: Tx, ns: Namespace, batch: _Batch, barred: set[str]) -> Received:

@@ -446,3 +446,47 @@ async def test_a_device_service_syncs_in_its_background(
             await laptop_db.close()
         text = log.read_text().lower()
         assert not [w for w in (*TURN_WORDS, "rowing", "sculling") if w in text]
+
+
+async def test_facts_written_on_the_shared_service_and_one_statement_learned_twice(
+        services: tuple[str, Device, Device], db: Database, admin_token: str,
+        shared_ns: str) -> None:
+    shared, laptop, phone = services
+    ns = shared_ns
+    key = await create_key(db, "sync", [ns], admin=False)
+    # An agent talks to the shared service directly: a fact no device pushed.
+    tea = str(_post(shared, admin_token, """mutation($ns: String!, $f: [FactInput!]!) {
+      assertFacts(namespace: $ns, facts: $f) { fact { id } } }""", {"ns": ns, "f": [{
+        "subject": "Sam", "predicate": "likes", "object": "tea",
+        "source": "USER_STATEMENT"}]})["assertFacts"][0]["fact"]["id"])
+    # Both devices hear that Sam likes chess, a month apart.
+    _say(laptop, ns, "l1", "2026-05-01T09:00:00Z", "Zorblax, chess is my thing")
+    first = _learn(laptop, ns, "likes", "chess", "l1")
+    _say(phone, ns, "p1", "2026-06-01T09:00:00Z", "Quintessa: I do love chess")
+    second = _learn(phone, ns, "likes", "chess", "p1")
+    await _synced(laptop, ns, shared, key)
+    await _synced(phone, ns, shared, key)
+    await _synced(laptop, ns, shared, key)
+
+    sides = ((shared, admin_token), (laptop.url, laptop.token), (phone.url, phone.token))
+    for url, token in sides:
+        current = _post(url, token, FACT, {"ns": ns, "p": "likes"})["facts"]["nodes"]
+        assert sorted((f["id"], f["object"]) for f in current) == \
+            sorted([(first, "chess"), (tea, "tea")]), url
+        copy = _post(url, token, WHY, {"ns": ns, "id": second})["provenance"]
+        assert copy["fact"]["status"] == "SUPERSEDED", url
+        assert [f["object"] for f in copy["supersededBy"]] == ["chess"], url
+    # One fact, said on both devices: each holds its own turn, and the other's reference.
+    evidence = {url: _post(url, token, WHY, {"ns": ns, "id": first})["provenance"]
+                for url, token in sides}
+    assert sorted(t["device"] for t in evidence[shared]["heldElsewhere"]) == \
+        ["laptop", "phone"]
+    assert [e["content"] for e in evidence[laptop.url]["evidence"]] == \
+        ["Zorblax, chess is my thing"]
+    assert [t["device"] for t in evidence[laptop.url]["heldElsewhere"]] == ["phone"]
+    assert [e["content"] for e in evidence[phone.url]["evidence"]] == \
+        ["Quintessa: I do love chess"]
+    assert [t["device"] for t in evidence[phone.url]["heldElsewhere"]] == ["laptop"]
+    # Nothing moves on a repeat.
+    again = [await _synced(laptop, ns, shared, key), await _synced(phone, ns, shared, key)]
+    assert [(r.changed_there, r.pulled_nodes) for r in again] == [(0, 0), (0, 0)], again
