@@ -1,10 +1,12 @@
 """Federated memory end to end (issue 43): two devices, each `graphmem serve` with a home,
 ports and Neo4j of its own, and a shared service on the suite's Neo4j; `graphmem sync` run
 as a user runs it (and, where the command's own words are not what is checked, the same sync
-called in this process, against the device's Neo4j: a process start each saved). Facts learned on one device reach the other with references to the
-turns they came from; no turn's words reach the shared store; a conflict made on both
-devices resolves the same everywhere, by when each thing was said; a repeated sync changes
-nothing."""
+called in this process, against the device's Neo4j: a process start each saved). Facts
+learned on one device reach the other with references to the turns they came from; no
+turn's words reach the shared store; a conflict made on both devices resolves the same
+everywhere, by when each thing was said; a repeated sync changes nothing; an interrupted
+sync resumes; a device's service syncs in its background; one statement learned on two
+devices is one fact, and facts written on the shared service reach the devices."""
 
 from __future__ import annotations
 
