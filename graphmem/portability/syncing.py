@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import uuid
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from graphmem.portability.federation import (
     receive_page,
     release,
 )
+from graphmem.portability.federation.cursors import acknowledge, pushed
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +129,10 @@ def peer_of(url: str) -> str:
 
 
 async def sync(db: Database, ns: Namespace, remote: Remote, device: str, content: Content,
-               peer: str, first: int = PAGE) -> Report:
-    """Push, then pull until the shared side has nothing newer for this device; while it
-    runs no other sync of ``ns`` does (ConcurrentChange if one is running)."""
+               peer: str, first: int = PAGE, full: bool = False) -> Report:
+    """Push what moved since the last push the shared side took (``full``: everything),
+    then pull until the shared side has nothing newer for this device; while it runs no
+    other sync of ``ns`` does (ConcurrentChange if one is running)."""
     check_device(device)
     report = Report()
     if content is Content.NOTHING:
@@ -137,18 +140,22 @@ async def sync(db: Database, ns: Namespace, remote: Remote, device: str, content
     holder = uuid.uuid4().hex
     await claim(db, ns, peer, holder)
     try:
-        return await _sync(db, ns, remote, device, content, peer, first, report, holder)
+        return await _sync(db, ns, remote, device, content, peer, first, report, holder,
+                           full)
     finally:
         await release(db, ns, peer, holder)
 
 
 async def _sync(db: Database, ns: Namespace, remote: Remote, device: str, content: Content,
-                peer: str, first: int, report: Report, holder: str) -> Report:
+                peer: str, first: int, report: Report, holder: str, full: bool) -> Report:
     report.erased_there = await _erasure_followed(db, ns, remote, device)
-    lines = await outgoing(db, ns, device, content)
-    pushed = (await remote.call(PUSH, {"ns": ns, "device": device, "lines": lines}))["pushMemory"]
-    report.pushed_records, report.changed_there = len(lines) - 2, pushed["changed"]
-    report.sequence = pushed["sequence"]
+    going = await outgoing(db, ns, device, content, None if full else await pushed(db, ns, peer))
+    # Sent even when it holds nothing: the shared side stamps what changed on it since.
+    answer = (await remote.call(PUSH, {"ns": ns, "device": device, "lines": going.lines}))
+    took = answer["pushMemory"]
+    await acknowledge(db, ns, peer, going.digests)
+    report.pushed_records, report.changed_there = going.records, took["changed"]
+    report.sequence = took["sequence"]
     cursor = await pulled_up_to(db, ns, peer)
     while True:
         page = (await remote.call(PULL, {"ns": ns, "device": device, "after": cursor,
@@ -237,8 +244,22 @@ async def _erasure_followed(db: Database, ns: Namespace, remote: Remote,
     return dict(answer["eraseHeldTurns"])
 
 
-async def outgoing(db: Database, ns: Namespace, device: str, content: Content) -> list[str]:
-    """What leaves the device for ``ns``, as the lines a push sends."""
+@dataclass(frozen=True)
+class Outgoing:
+    """A push: its lines, how many records they hold, and every node's digest now (what the
+    next push compares against once the shared side has taken this one)."""
+
+    lines: list[str]
+    records: int
+    digests: dict[str, str]
+
+
+async def outgoing(db: Database, ns: Namespace, device: str, content: Content,
+                   sent: dict[str, str] | None = None) -> Outgoing:
+    """What leaves the device for ``ns``, as the lines a push sends: with ``sent`` (the
+    digests of the last push the shared side took), only the nodes whose record or outgoing
+    relationships moved since, with those relationships and the nodes they end at (the
+    shared side names its own entities and values by them); None: everything."""
     allowed = set(labels(content)) - {"DeviceTurn"}  # references: made below, or kept as held
     turns: dict[str, dict[str, Any]] = {}
     nodes: list[dict[str, Any]] = []
@@ -252,7 +273,31 @@ async def outgoing(db: Database, ns: Namespace, device: str, content: Content) -
         elif "rel" in record and (kept := _leaving(record, allowed)) is not None:
             rels.append(kept)
     used = sorted({r["to"][1] for r in rels if r["to"][0] == "DeviceTurn"} & set(turns))
-    return framed(ns, [*nodes, *(turns[key] for key in used), *rels])
+    nodes += [turns[key] for key in used]
+    leaving: dict[str, list[dict[str, Any]]] = {}
+    for rel in rels:
+        leaving.setdefault(_name(rel["from"]), []).append(rel)
+    digests = {_name((n["node"], n["key"])): _digest(n, leaving.get(_name((n["node"], n["key"])),
+                                                                    []))
+               for n in nodes}
+    moved = {name for name, digest in digests.items()
+             if sent is None or sent.get(name) != digest}
+    going = [rel for rel in rels if _name(rel["from"]) in moved]
+    needed = moved | {_name(rel["to"]) for rel in going}
+    body = [n for n in nodes if _name((n["node"], n["key"])) in needed] + going
+    return Outgoing(framed(ns, body), len(body), digests)
+
+
+def _name(node: Any) -> str:
+    """A node's name in a push's digests: label and key."""
+    label, key = node
+    return f"{label}/{key}"
+
+
+def _digest(record: dict[str, Any], rels: list[dict[str, Any]]) -> str:
+    text = json.dumps([record, sorted(json.dumps(r, sort_keys=True) for r in rels)],
+                      sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _reference(episode: dict[str, Any], device: str) -> dict[str, Any]:

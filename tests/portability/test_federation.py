@@ -160,14 +160,15 @@ def _sync(device: Device, ns: str, shared: str, key: str, *content: str) -> str:
 
 
 async def _synced(device: Device, ns: str, shared: str, key: str,
-                  content: Content = Content.FACTS_AND_SUMMARIES, first: int = PAGE) -> Report:
+                  content: Content = Content.FACTS_AND_SUMMARIES, first: int = PAGE,
+                  full: bool = False) -> Report:
     """The sync `graphmem sync` runs, from this process against the device's Neo4j (under
     the same cursor: the peer is the URL's digest either way)."""
     db = await connect(device.settings())
     try:
         async with HttpRemote(f"{shared}/graphql", key) as remote:
             return await sync(db, parse_namespace(ns), remote, device.name, content,
-                              peer_of(shared), first)
+                              peer_of(shared), first, full)
     finally:
         await db.close()
 
@@ -492,3 +493,28 @@ async def test_facts_written_on_the_shared_service_and_one_statement_learned_twi
     # Nothing moves on a repeat.
     again = [await _synced(laptop, ns, shared, key), await _synced(phone, ns, shared, key)]
     assert [(r.changed_there, r.pulled_nodes) for r in again] == [(0, 0), (0, 0)], again
+
+
+async def test_a_push_sends_only_what_moved_since_the_last_one_the_shared_side_took(
+        services: tuple[str, Device, Device], db: Database, admin_token: str,
+        shared_ns: str) -> None:
+    shared, laptop, _ = services
+    ns = shared_ns
+    key = await create_key(db, "sync", [ns], admin=False)
+    _say(laptop, ns, "i1", "2026-05-01T09:00:00Z", "What Sam likes, listed")
+    _learn_all(laptop, ns, [("likes", hobby) for hobby in HOBBIES], "i1")
+    whole = await _synced(laptop, ns, shared, key)
+    assert whole.pushed_records > 3 * len(HOBBIES) and whole.changed_there > len(HOBBIES)
+    # Nothing moved: the push holds no record (it is still sent: the shared side stamps
+    # what changed on it since).
+    again = await _synced(laptop, ns, shared, key)
+    assert (again.pushed_records, again.changed_there) == (0, 0)
+    # One fact more: it goes, with what it touched (Sam, whose edges moved) and their ends.
+    _learn(laptop, ns, "likes", "juggling", "i1")
+    more = await _synced(laptop, ns, shared, key)
+    assert 0 < more.pushed_records < whole.pushed_records
+    found = _post(shared, admin_token, FACT, {"ns": ns, "p": "likes"})["facts"]["nodes"]
+    assert sorted(f["object"] for f in found) == sorted([*HOBBIES, "juggling"])
+    # --full sends everything again, and changes nothing there.
+    full = await _synced(laptop, ns, shared, key, full=True)
+    assert full.pushed_records > whole.pushed_records and full.changed_there == 0

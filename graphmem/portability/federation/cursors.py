@@ -1,6 +1,7 @@
 """Where syncing stands: on a device, the cursor its next pull starts after (kept with each
-page it wrote); on the shared side, the namespace's last sequence number (peer ``SHARED``).
-A cursor names a sequence number and the last (label, key) read within it."""
+page it wrote) and what its last acknowledged push held; on the shared side, the namespace's
+last sequence number (peer ``SHARED``). A cursor names a sequence number and the last
+(label, key) read within it."""
 
 from __future__ import annotations
 
@@ -39,6 +40,20 @@ async def advance(tx: Tx, ns: Namespace, peer: str, seq: int, label: str = DONE,
     page, a push's stamps, an erasure's tombstones)."""
     await tx.run("portability/federation/advance", ns=ns, peer=peer, seq=seq, label=label,
                  key=key, now=datetime.now(UTC))
+
+
+async def pushed(db: Database, ns: Namespace, peer: str) -> dict[str, str]:
+    """What the device's last acknowledged push to ``peer`` held: node name -> digest."""
+    row = (await db.read("portability/federation/pushed", ns=ns, peer=peer))[0]
+    return dict(zip(row["names"], row["digests"], strict=True))
+
+
+async def acknowledge(db: Database, ns: Namespace, peer: str, digests: dict[str, str]) -> None:
+    """The shared side took a push: ``digests`` (the namespace's nodes now) is what the next
+    push compares against."""
+    names = sorted(digests)
+    await db.write("portability/federation/acknowledge", ns=ns, peer=peer, names=names,
+                   digests=[digests[name] for name in names], now=datetime.now(UTC))
 
 
 def cursor_of(seq: int, label: str, key: str | None) -> str:
