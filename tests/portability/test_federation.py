@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,9 +48,11 @@ HOBBIES = ("chess", "kayaking", "rowing", "knitting", "pottery", "fencing", "arc
 FACT = """query($ns: String!, $p: String!) { facts(namespace: $ns, where: {subject: "Sam",
   predicate: $p}) { nodes { id object status } } }"""
 # What a device here needs: no vectors (nothing searches a device in these tests), no job
-# workers, and a small Neo4j (the data is a few dozen nodes; three JVMs share two CPUs).
+# workers, and a small Neo4j (the data is a few dozen nodes; three JVMs share two CPUs),
+# whose first, cold statements may take longer than the default 15 s on a loaded machine.
 DEVICE_ENV = {"GRAPHMEM_EMBEDDER": "none", "GRAPHMEM_WORKERS": "0",
-              "GRAPHMEM_LOCAL_HEAP": "256m", "GRAPHMEM_LOCAL_PAGECACHE": "32m"}
+              "GRAPHMEM_LOCAL_HEAP": "256m", "GRAPHMEM_LOCAL_PAGECACHE": "32m",
+              "GRAPHMEM_NEO4J_TIMEOUT_S": "60"}
 WHY = """query($ns: String!, $id: ID!) { provenance(namespace: $ns, factId: $id) {
   fact { object status } evidence { content } heldElsewhere { id device held contentHash }
   supersedes { object } supersededBy { object } } }"""
@@ -86,7 +89,8 @@ def _settings(home: Path) -> Settings:
     return Settings(home=home, local_bolt_port=int(ports["GRAPHMEM_LOCAL_BOLT_PORT"]),
                     local_http_port=int(ports["GRAPHMEM_LOCAL_HTTP_PORT"]),
                     local_heap=DEVICE_ENV["GRAPHMEM_LOCAL_HEAP"],
-                    local_pagecache=DEVICE_ENV["GRAPHMEM_LOCAL_PAGECACHE"])
+                    local_pagecache=DEVICE_ENV["GRAPHMEM_LOCAL_PAGECACHE"],
+                    neo4j_timeout_s=float(DEVICE_ENV["GRAPHMEM_NEO4J_TIMEOUT_S"]))
 
 
 def _post(url: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
@@ -108,12 +112,15 @@ def _stop_neo4j(home: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def services() -> Iterator[tuple[str, Device, Device]]:
+def services(local_neo4j: LocalNeo4j) -> Iterator[tuple[str, Device, Device]]:
     """The shared service and two devices, started together (each device's Neo4j starts
-    from its own empty home)."""
+    from its own empty home, its jars hard-linked from the suite's: no Maven run)."""
     with ExitStack() as stack:
-        homes = [Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"gm-{n}-")))
-                 for n in ("laptop", "phone")]
+        homes = [Path(stack.enter_context(tempfile.TemporaryDirectory(
+            prefix=f"gm-{n}-", dir=local_neo4j.home.parent))) for n in ("laptop", "phone")]
+        for home in homes:
+            shutil.copytree(local_neo4j.home / "lib", home / "neo4j" / "lib",
+                            copy_function=os.link)
         # A revoked key is refused at once (an interrupted sync's test revokes one mid-way).
         starting = [serving(GRAPHMEM_AUTH_CACHE_S="0"),
                     *(_device_service(home) for home in homes)]
