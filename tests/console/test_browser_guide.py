@@ -79,7 +79,7 @@ async def test_a_turn_held_on_another_device_is_shown_as_held_there(
     [row] = [r.data() for r in records if "works at Acme" in r["fact"]]
     assert row["said"] == ["I'm Alice, I work at Acme."]
     assert row["held_elsewhere"] == [
-        "held on device phone, said 2026-04-30T08:00Z, content hash c0ffee"]
+        "held on device phone, said 2026-04-30T08:00:00Z, content hash c0ffee"]
     trace = next(s for s in SLIDES if s.name.endswith("/05_trace"))
     records, _, _ = await db.driver.execute_query(trace.query, memory)
     assert {tuple(r["held_on"]) for r in records} == {("held on device phone",)}

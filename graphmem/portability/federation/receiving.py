@@ -21,7 +21,7 @@ from graphmem.portability.federation.content import (
 )
 from graphmem.portability.federation.cursors import advance, parse_cursor
 from graphmem.portability.federation.erasure import erase_here
-from graphmem.portability.federation.stamps import stamp, stamp_own_changes
+from graphmem.portability.federation.stamps import stamp, stamp_own_changes, syncable
 from graphmem.portability.format import RelRecord
 
 
@@ -86,7 +86,10 @@ async def _keep_push(tx: Tx, ns: Namespace, device: str, batch: Batch, barred: s
         touched.append(("Entity", row["subject_id"]))  # its edges' statuses moved
         touched += [("Conflict", c) for c in row["conflicts"]]
         touched += [("Summary", s) for s in row["summaries"]]
-    stamped = await stamp(tx, ns, device, done.keys, set(touched))
+    # Whatever else the push moved (a node it did not send, changed beside one it did) is
+    # stamped for every device too, the pushing one included.
+    others = await syncable(tx, ns) - set(done.keys)
+    stamped = await stamp(tx, ns, device, done.keys, set(touched) | others)
     return Received(sequence=stamped.sequence, nodes=done.nodes, relationships=done.rels,
                     changed=stamped.changed, ended=sorted(decided.ended),
                     disputed=len(decided.disputes), forgotten=len(barred))

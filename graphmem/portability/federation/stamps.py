@@ -44,12 +44,17 @@ async def stamp(tx: Tx, ns: Namespace, device: str, sent: list[tuple[str, str]],
     return Stamped(seq, len(moved))
 
 
+async def syncable(tx: Tx, ns: Namespace) -> set[tuple[str, str]]:
+    """Every node of the namespace a sync carries, as (label, key)."""
+    nodes = (await tx.run("portability/federation/syncable", ns=ns))[0]["nodes"]
+    return {(row["label"], row["key"]) for row in nodes}
+
+
 async def stamp_own_changes(tx: Tx, ns: Namespace) -> None:
     """What changed here since the last push without a push (written on the shared service
     itself), stamped for every device, before a push is merged: a push that then sends an
     older copy of it does not make it that device's own (its pull would skip it)."""
-    nodes = (await tx.run("portability/federation/syncable", ns=ns))[0]["nodes"]
-    await stamp(tx, ns, "", [], {(row["label"], row["key"]) for row in nodes})
+    await stamp(tx, ns, "", [], await syncable(tx, ns))
 
 
 def fingerprint(row: Row) -> str:
