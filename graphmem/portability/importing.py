@@ -286,8 +286,14 @@ async def align_edges(tx: Tx, ns: Namespace, fact_ids: list[str]) -> None:
 async def identities_again(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
     """The statement identity of each fact whose ends this chunk joined, made from its ends
     in ``ns`` (the file's was made from the source's ids; a sync's from a device's)."""
-    ids = sorted({rel["from_key"] for rel in rels
-                  if rel["from_label"] == "Fact" and rel["type"] in ("SUBJECT", "OBJECT")})
+    await identities_of(tx, ns, sorted({
+        rel["from_key"] for rel in rels
+        if rel["from_label"] == "Fact" and rel["type"] in ("SUBJECT", "OBJECT")}))
+
+
+async def identities_of(tx: Tx, ns: Namespace, ids: list[str]) -> None:
+    """These facts' statement identities, made from their ends as ``ns`` holds them (a sync
+    may send a fact without its ends: the copy's identity was made from its sender's ids)."""
     if not ids:
         return
     ends = await tx.run("portability/fact_ends", ns=ns, ids=ids)

@@ -118,7 +118,12 @@ async def merge(tx: Tx, ns: Namespace, batch: Batch, barred: set[str],
         await supersession.refuse_cycles(tx, ns, [
             {"winner": r["from_key"], "loser": r["to_key"], "line": r["line"]}
             for r in rels if r["type"] == "SUPERSEDES"])
-        await importing.identities_again(tx, ns, rels)
+    # Every fact written, with its ends or without (one sent only as the end of another
+    # node's relationship): its identity as this side's ids make it, not as the sender's.
+    await importing.identities_of(tx, ns, sorted(
+        {r["key"] for r in rows if r["label"] == "Fact"}
+        | {r["from_key"] for r in rels
+           if r["from_label"] == "Fact" and r["type"] in ("SUBJECT", "OBJECT")}))
     fact_ids = sorted({r["key"] for r in rows if r["label"] == "Fact"}
                       | {r["props"]["fact_id"] for r in rels
                          if isinstance(r["props"].get("fact_id"), str)})
