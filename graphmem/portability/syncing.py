@@ -154,6 +154,7 @@ async def _sync(db: Database, ns: Namespace, remote: Remote, device: str, conten
     answer = (await remote.call(PUSH, {"ns": ns, "device": device, "lines": going.lines}))
     took = answer["pushMemory"]
     await acknowledge(db, ns, peer, going.digests)
+    pulled: set[str] = set()
     report.pushed_records, report.changed_there = going.records, took["changed"]
     report.sequence = took["sequence"]
     cursor = await pulled_up_to(db, ns, peer)
@@ -163,6 +164,7 @@ async def _sync(db: Database, ns: Namespace, remote: Remote, device: str, conten
         await claim(db, ns, peer, holder)  # renewed: a long pull keeps its namespace
         done = await receive_page(db, ns, page["lines"], content, peer, page["cursor"],
                                   [(e["kind"], e["id"]) for e in page["erased"]])
+        pulled |= _names(page["lines"])
         for kind, n in done.erased.items():
             report.erased_here[kind] = report.erased_here.get(kind, 0) + n
         report.pages += 1
@@ -170,7 +172,22 @@ async def _sync(db: Database, ns: Namespace, remote: Remote, device: str, conten
         report.pulled_relationships += done.relationships
         cursor = page["cursor"]
         if not page["hasMore"]:
-            return report
+            break
+    if pulled:  # what the pull wrote is the shared side's already: not sent back
+        now = (await outgoing(db, ns, device, content)).digests
+        await acknowledge(db, ns, peer, {**going.digests, **{
+            name: digest for name, digest in now.items() if name in pulled}})
+    return report
+
+
+def _names(lines: list[str]) -> set[str]:
+    """The nodes a pulled page holds, named as a push's digests name them."""
+    found = set()
+    for line in lines[1:-1]:
+        record = json.loads(line)
+        if "node" in record:
+            found.add(_name((record["node"], record["key"])))
+    return found
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from graphmem.core.config import Settings
 from graphmem.core.errors import ConcurrentChange
 from graphmem.core.namespaces import parse_namespace
 from graphmem.db.database import Database, connect
+from graphmem.governance.erasure import WITHDRAWN
 from graphmem.local_neo4j.server import LocalNeo4j
 from graphmem.portability.exporting import export
 from graphmem.portability.federation import PAGE, Content, claim, pulled_up_to, release
@@ -537,3 +538,38 @@ async def test_a_push_sends_only_what_moved_since_the_last_one_the_shared_side_t
     # --full sends everything again, and changes nothing there.
     full = await _synced(laptop, ns, shared, key, full=True)
     assert full.pushed_records > whole.pushed_records and full.changed_there == 0
+
+
+async def test_a_summary_partly_covered_by_an_erased_turn_goes_stale_everywhere(
+        services: tuple[str, Device, Device], db: Database, admin_token: str,
+        shared_ns: str) -> None:
+    shared, laptop, phone = services
+    ns = shared_ns
+    key = await create_key(db, "sync", [ns], admin=False)
+    _say(laptop, ns, "w1", "2026-05-01T09:00:00Z", "Zorblax: I sail")
+    _say(laptop, ns, "w2", "2026-05-02T09:00:00Z", "Quintessa: and I row")
+    sailing = _learn(laptop, ns, "likes", "sailing", "w1")
+    laptop.gql("""mutation($ns: String!, $f: String!) { writeSummary(namespace: $ns, summary: {
+      text: "Sam sails and rows", covers: ["w1", "w2"], cites: [$f],
+      sessionId: "laptop-chat"}) { id } }""", ns=ns, f=sailing)
+    await _synced(laptop, ns, shared, key)
+    await _synced(phone, ns, shared, key)
+    summary = """query($ns: String!) { summary(namespace: $ns, sessionId: "laptop-chat") {
+      text stale } }"""
+    sides = ((shared, admin_token), (laptop.url, laptop.token), (phone.url, phone.token))
+    for url, token in sides:
+        assert _post(url, token, summary, {"ns": ns})["summary"] == \
+            {"text": "Sam sails and rows", "stale": False}, url
+
+    # One of the two turns it covers is erased on the laptop: the summary stays, stale and
+    # its text withdrawn, on every side; the fact from the other turn stays believed.
+    laptop.gql("""mutation($ns: String!) { eraseEpisodes(namespace: $ns, ids: ["w2"]) {
+      verified } }""", ns=ns)
+    await _synced(laptop, ns, shared, key)
+    await _synced(phone, ns, shared, key)
+    for url, token in sides:
+        assert _post(url, token, summary, {"ns": ns})["summary"] == \
+            {"text": WITHDRAWN, "stale": True}, url
+        found = _post(url, token, FACT, {"ns": ns, "p": "likes"})["facts"]["nodes"]
+        assert [f["object"] for f in found] == ["sailing"], url
+    assert await _strings_holding(db, ns, ("quintessa", "rows")) == []
