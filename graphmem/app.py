@@ -38,6 +38,7 @@ from graphmem.events.feed import Feed
 from graphmem.observability import metrics, tracing
 from graphmem.observability.logs import RequestIds
 from graphmem.pipelines.worker import Worker, run_workers
+from graphmem.portability import syncing
 from graphmem.retrieval import background, embeddings, usage
 from graphmem.retrieval.embeddings import Embedder
 from graphmem.retrieval.fact_cache import FactCache
@@ -58,6 +59,7 @@ class Runtime:
     usage: UsageLog = field(default_factory=UsageLog)
     worker: Worker | None = None  # runs jobs on request (`wait: true`); the pool runs the rest
     events: Feed | None = None  # one poll of the outbox for every subscription
+    sync: syncing.Background | None = None  # namespaces synced in the background (a device)
     ready: bool = False
     problem: str | None = "starting"
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -65,6 +67,7 @@ class Runtime:
     _pool: asyncio.Task[None] | None = field(default=None, repr=False)
     _webhooks: asyncio.Task[None] | None = field(default=None, repr=False)
     _usage: asyncio.Task[None] | None = field(default=None, repr=False)
+    _sync: asyncio.Task[None] | None = field(default=None, repr=False)
 
     async def become_ready(self) -> None:
         delay = 0.5
@@ -88,6 +91,9 @@ class Runtime:
                     webhooks.run_dispatcher(self.db, self.settings))
                 self._usage = asyncio.create_task(
                     usage.run_flusher(self.db, self.usage, self.settings.usage_flush_s))
+                if self.sync is not None:  # one loop, one namespace after another
+                    self._sync = asyncio.create_task(
+                        syncing.run_in_background(self.db, self.sync))
                 _freeze_startup_objects()
                 self.ready, self.problem = True, None
             except GraphmemError as exc:
@@ -118,6 +124,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or get_settings()
     # Read now, so a bad key or archive URL stops the app before it starts.
     keyring, store = encryption.configured(settings), archive_stores.open_store(settings)
+    background_sync = syncing.Background.of(settings)
     tracer = tracing.configured(settings)
     gate = Gate(settings)  # one policy (keys, rates, sizes) for every route and transport
 
@@ -126,14 +133,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         _say_if_assets_missing()
         db = equip(open_database(settings), keyring, store, tracer)
         runtime = Runtime(settings=settings, db=db, embedder=embeddings.make_embedder(settings),
-                          worker=Worker(db, settings), events=Feed(db, settings.event_poll_s))
+                          worker=Worker(db, settings), events=Feed(db, settings.event_poll_s),
+                          sync=background_sync)
         runtime._task = asyncio.create_task(runtime.become_ready())
         app.state.runtime = gate.runtime = runtime
         try:
             yield
         finally:
             for task in (runtime._task, runtime._worker, runtime._pool, runtime._webhooks,
-                         runtime._usage):
+                         runtime._usage, runtime._sync):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):

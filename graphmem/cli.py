@@ -327,6 +327,9 @@ def sync_namespace(
         "This device's name (default GRAPHMEM_SYNC_DEVICE).")),
     content: str | None = typer.Option(None, "--content", help=(
         "facts, facts_and_summaries or nothing (default GRAPHMEM_SYNC_CONTENT).")),
+    full: bool = typer.Option(False, "--full", help=(
+        "Push everything, not only what moved since the last push the shared side took "
+        "(after the shared side was restored from an older backup).")),
 ) -> None:
     """Push this device's facts (and summaries) to the shared service, then pull what the
     other devices pushed. Turns never leave the device. The key (GRAPHMEM_SYNC_KEY) needs
@@ -356,7 +359,7 @@ def sync_namespace(
             # device Neo4j just started on a loaded machine, planning the sync's statements
             # for the first time took longer than a request's 15 s (seen in CI).
             return await syncing.sync(db.admin(), ns, remote, name, what,
-                                      syncing.peer_of(base))
+                                      syncing.peer_of(base), settings.sync_page, full)
 
     ensure_neo4j(settings)
     done = with_database(work)

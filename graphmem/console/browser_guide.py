@@ -17,6 +17,7 @@ from graphmem.db.statements import cypher_root, statement
 # relationship type only, never by property: a fact's edge is typed by its predicate, so its
 # status cannot colour it there; the links that *mean* dispute and supersession can
 # (CANDIDATE from an open Conflict, SUPERSEDES, REVISES, RETRACTED_IN), and they are coloured.
+# A reference to a turn another device holds (federated memory) reads "held on <device>".
 STYLE = """node {
   diameter: 50px; color: #A5ABB6; border-color: #9AA1AC; border-width: 2px;
   text-color-internal: #FFFFFF; font-size: 10px; caption: "<id>";
@@ -31,6 +32,8 @@ node.Value { color: #FFE081; border-color: #9F8A45; text-color-internal: #2A2C34
 node.Fact { color: #C990C0; border-color: #B261A5; caption: "{text}"; }
 node.Episode { color: #8DCC93; border-color: #5DB665; text-color-internal: #2A2C34;
   caption: "{content}"; }
+node.DeviceTurn { color: #D9F2DC; border-color: #5DB665; text-color-internal: #2A2C34;
+  caption: "held on {device}"; }
 node.Session { color: #57C7E3; border-color: #23B3D7; caption: "{session_id}"; }
 node.Summary { color: #F79767; border-color: #F36924; caption: "{text}"; }
 node.Conflict { color: #DA113B; border-color: #A30D2C; caption: "{predicate}"; }
@@ -41,6 +44,7 @@ relationship.SUPERSEDES { color: #F36924; shaft-width: 4px; }
 relationship.REVISES { color: #F79767; shaft-width: 3px; }
 relationship.RETRACTED_IN { color: #6F6F6F; shaft-width: 3px; }
 relationship.EVIDENCED_BY { color: #5DB665; }
+relationship.EVIDENCED_BY_TURN { color: #5DB665; shaft-width: 1px; }
 relationship.CITES { color: #F79767; }
 """
 

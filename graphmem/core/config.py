@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from graphmem.core.errors import ConfigError
 
@@ -165,6 +165,12 @@ class Settings(BaseSettings):
     sync_key: SecretStr | None = None
     sync_device: str | None = None
     sync_content: Literal["facts", "facts_and_summaries", "nothing"] = "facts_and_summaries"
+    # ... and `graphmem serve` on a device syncing ``sync_namespaces`` (comma-separated)
+    # every ``sync_interval_s`` in its background (0: never, the default), in pages of
+    # ``sync_page`` nodes.
+    sync_interval_s: float = Field(0.0, ge=0)
+    sync_namespaces: Annotated[tuple[str, ...], NoDecode] = ()
+    sync_page: int = Field(500, ge=1, le=2000)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_json: bool = True
     # OpenTelemetry spans: "otlp" exports to OTEL_EXPORTER_OTLP_ENDPOINT (the `tracing`
@@ -238,6 +244,13 @@ class Settings(BaseSettings):
     llm_max_confidence: float = Field(0.9, ge=0, le=1)  # models are sure of too much
     llm_input_usd_per_million: float = Field(0.0, ge=0)
     llm_output_usd_per_million: float = Field(0.0, ge=0)
+
+    @field_validator("sync_namespaces", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(name.strip() for name in value.split(",") if name.strip())
+        return value
 
     @field_validator("neo4j_uri")
     @classmethod

@@ -13,7 +13,8 @@ GraphmemError
 │   └── SessionClosed      a turn for an ephemeral session that was closed and erased
 ├── NotFound               a referenced id does not exist in the namespace
 ├── DuplicateConflict      an idempotency key was reused with different content
-├── ConcurrentChange       another write changed what this one read (retryable)
+├── ConcurrentChange       another write changed what this one read, or another sync of
+│   │                      the namespace is running (retryable)
 │   └── LeaseLost          a pipeline job was taken over; its result is discarded
 ├── Unauthenticated        no or unknown API key
 ├── Forbidden              the key is not granted the namespace

@@ -109,6 +109,9 @@ class Plan:
     supersessions: list[Supersession] = field(default_factory=list)
     disputes: list[list[str]] = field(default_factory=list)  # fact ids per new conflict
     restatements: list[Restatement] = field(default_factory=list)
+    # (standing, joined): one statement learned apart; the joined one's evidence is the
+    # standing one's too (``reconcile``)
+    joined: list[tuple[str, str]] = field(default_factory=list)
 
     def correct(self, old: str, reason: str) -> None:
         """The first claim replaces ``old`` outright (a correction, not a change in time)."""
@@ -311,23 +314,47 @@ def clashing(versions: list[Version]) -> list[str]:
                    if v.identity != w.identity and v.interval.overlaps(w.interval)})
 
 
+SAME_STATEMENT = "same_statement"  # the strategy a joined copy's supersession names
+
+
 def reconcile(believed: list[Version], policies: dict[str, Policy]) -> Plan:
     """What facts learned apart (on several devices, then brought together by a sync) resolve
-    to: each ONE predicate's active values are replayed in the order they became true in the
-    world (the time the user said them, unless stated), each against those before it, by the
-    predicate's own rule, exactly as if they had been asserted in that order. The arrival
-    order (when each synced) plays no part, so every side that holds the same versions
-    reaches the same result. ``believed`` comes in belief order (``facts/believed``), which
-    breaks ties between equal starts as a later assertion would."""
+    to. First, copies of one statement (same subject, predicate and object) whose validity
+    overlaps are one fact (``_join``). Then each ONE predicate's active values are replayed
+    in the order they became true in the world (the time the user said them, unless stated),
+    each against those before it, by the predicate's own rule, exactly as if they had been
+    asserted in that order. The arrival order (when each synced) plays no part, so every side
+    that holds the same versions reaches the same result. ``believed`` comes in belief order
+    (``facts/believed``), which breaks ties between equal starts as a later assertion
+    would."""
     result = Plan()
     groups: dict[tuple[str, str], list[Version]] = defaultdict(list)
     for v in believed:
-        if v.status is FactStatus.ACTIVE and \
-                policies[v.predicate].cardinality is Cardinality.ONE:
+        if v.status is FactStatus.ACTIVE:
             groups[(v.subject_id, v.predicate)].append(v)
     for (_, predicate), group in sorted(groups.items()):
-        _replay(sorted(group, key=_world_order), policies[predicate], result)
+        kept = _join(sorted(group, key=_world_order), result)
+        if policies[predicate].cardinality is Cardinality.ONE:
+            _replay(kept, policies[predicate], result)
     return result
+
+
+def _join(group: list[Version], result: Plan) -> list[Version]:
+    """Copies of one statement learned apart (the same thing said on two devices): the first
+    in world order stands, and each later copy whose validity overlaps it ends, superseded by
+    it (strategy ``same_statement``), its evidence joining the standing one's
+    (``Plan.joined``); validity it held outside the standing one's lives on as a revision.
+    What is left, in world order."""
+    held: list[Version] = []
+    for v in group:
+        first = next((w for w in held if w.identity == v.identity
+                      and w.interval.overlaps(v.interval)), None)
+        held.append(v)
+        if first is not None:
+            end(v, first.id, SAME_STATEMENT, "the same statement, learned apart", held, result,
+                keep=v.interval.minus(first.interval))
+            result.joined.append((first.id, v.id))
+    return sorted(held, key=_world_order)
 
 
 def _world_order(v: Version) -> tuple[bool, datetime | None]:

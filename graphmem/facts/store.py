@@ -279,7 +279,8 @@ async def _believed(tx: Tx, ns: Namespace, claims: list[resolution.Claim],
 async def reconcile_in(tx: Tx, ns: Namespace, keys: list[tuple[str, str]], actor: str,
                        ) -> resolution.Plan:
     """Resolve, inside a running transaction, the facts of these (subject id, predicate)
-    pairs that were learned apart and arrived together (a sync): the plan written is
+    pairs that were learned apart and arrived together (a sync): copies of one statement
+    joined into one fact, ONE predicates' values by their policy. The plan written is
     returned, so the caller knows which facts it ended, revised or put in dispute."""
     if not keys:
         return resolution.Plan()
@@ -289,6 +290,9 @@ async def reconcile_in(tx: Tx, ns: Namespace, keys: list[tuple[str, str]], actor
     in_force = await policies.for_predicates(tx, ns, [p for _, p in keys])
     decided = resolution.reconcile(believed, in_force)
     await resolution_store.write_plan(tx, ns, decided, [], actor, datetime.now(UTC))
+    if decided.joined:  # one statement learned apart: one fact, with both its evidence
+        await tx.run("facts/join_evidence", ns=ns, pairs=[
+            {"kept": kept, "joined": joined} for kept, joined in decided.joined])
     return decided
 
 

@@ -49,7 +49,7 @@ REFERENCES: dict[str, frozenset[str]] = {
     "EntityMerge": frozenset({"from_id", "into_id"}),
     "*": frozenset({"fact_id"}),
 }
-# A shared service's bookkeeping of what each push changed (portability/federation.py): which
+# A shared service's bookkeeping of what each push changed (portability/federation/stamps.py): which
 # push, from which device, and the node's fingerprint then. Never exported, never synced.
 SYNC_MARKS = frozenset({"sync_seq", "sync_device", "sync_hash"})
 EMBEDDED = frozenset({"Episode", "Fact", "Summary", "Entity"})

@@ -233,15 +233,13 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
 
     async def write(tx: Tx) -> None:
         if chunk.nodes:
-            await tx.run("portability/merge_nodes", ns=run.target, nodes=chunk.nodes)
+            await merge_nodes(tx, run.target, chunk.nodes)
             await relink(tx, run.target, [  # the chain, and each turn's neighbours' copies
                 {"session_id": n["props"].get("session_id"),
                  "occurred_at": n["props"].get("occurred_at")}
                 for n in chunk.nodes if n["label"] == "Episode"])
         if chunk.rels:
-            made = await tx.run("portability/merge_relationships", ns=run.target,
-                                rels=chunk.rels)
-            check_relationships(chunk.rels, {row["line"] for row in made})
+            await merge_relationships(tx, run.target, chunk.rels)
             await supersession.refuse_cycles(tx, run.target, [  # with what is stored too
                 {"winner": r["from_key"], "loser": r["to_key"], "line": r["line"]}
                 for r in chunk.rels if r["type"] == "SUPERSEDES"])
@@ -251,7 +249,7 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
                        | {r["props"]["fact_id"] for r in chunk.rels
                           if isinstance(r["props"].get("fact_id"), str)})
         if facts:  # whichever came first in the file, node or edge
-            await tx.run("portability/align_edges", ns=run.target, ids=facts)
+            await align_edges(tx, run.target, facts)
         await tx.run("portability/checkpoint", id=run.checkpoint, line=chunk.last_line)
 
     try:
@@ -267,11 +265,35 @@ async def _commit(db: Database, run: _Run, chunk: _Chunk, result: ImportResult,
         progress(chunk.last_line - chunk.first_line + 1)
 
 
+async def merge_nodes(tx: Tx, ns: Namespace, rows: list[Row]) -> None:
+    """Nodes ({line, label, key, props, embed}) found by their identity or made, and given
+    their properties: an import's chunk, a sync's batch."""
+    await tx.run("portability/merge_nodes", ns=ns, nodes=rows)
+
+
+async def merge_relationships(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
+    """Relationships between nodes already written; InvalidInput naming the first line whose
+    ends are neither written nor in the namespace."""
+    made = await tx.run("portability/merge_relationships", ns=ns, rels=rels)
+    check_relationships(rels, {row["line"] for row in made})
+
+
+async def align_edges(tx: Tx, ns: Namespace, fact_ids: list[str]) -> None:
+    """Each fact's edge made to agree with its statement node, whichever was written first."""
+    await tx.run("portability/align_edges", ns=ns, ids=fact_ids)
+
+
 async def identities_again(tx: Tx, ns: Namespace, rels: list[Row]) -> None:
     """The statement identity of each fact whose ends this chunk joined, made from its ends
     in ``ns`` (the file's was made from the source's ids; a sync's from a device's)."""
-    ids = sorted({rel["from_key"] for rel in rels
-                  if rel["from_label"] == "Fact" and rel["type"] in ("SUBJECT", "OBJECT")})
+    await identities_of(tx, ns, sorted({
+        rel["from_key"] for rel in rels
+        if rel["from_label"] == "Fact" and rel["type"] in ("SUBJECT", "OBJECT")}))
+
+
+async def identities_of(tx: Tx, ns: Namespace, ids: list[str]) -> None:
+    """These facts' statement identities, made from their ends as ``ns`` holds them (a sync
+    may send a fact without its ends: the copy's identity was made from its sender's ids)."""
     if not ids:
         return
     ends = await tx.run("portability/fact_ends", ns=ns, ids=ids)

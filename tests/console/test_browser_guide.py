@@ -20,8 +20,9 @@ EXPECTED = {  # what each slide must show of the memory built below
     "01_namespaces": ["{ns}"],
     "02_conversation": ["I'm Alice", "A. Smith here again"],
     "03_entity": ["Acme", "jazz"],  # the merged entity's facts show under Alice
-    "04_why": ["Alice works at Acme", "I'm Alice, I work at Acme."],
-    "05_trace": ["I'm Alice", "'session_id': 's1'", "likes jazz."],
+    "04_why": ["Alice works at Acme", "I'm Alice, I work at Acme.",
+               "held on device phone, said 2026-04-30T08:00", "content hash c0ffee"],
+    "05_trace": ["I'm Alice", "'session_id': 's1'", "likes jazz.", "'held on device phone'"],
     "06_history": ["likes jazz", "active"],
     "07_summaries": ["Alice works at Acme and likes jazz.", "A. Smith here again"],
     "08_merges": ["'from_name': 'A. Smith'"],
@@ -49,6 +50,13 @@ async def memory(db: Database, ns: str) -> dict[str, str]:
     await policies.set_policy(db, space, "works_at", policies.Cardinality.ONE,
                               policies.Strategy.MANUAL, "test")
     await facts.assert_facts(db, space, [facts.NewFact("Alice", "works_at", "Initech")])
+    # Federated memory: the fact was said on another device too, which keeps that turn.
+    await db.driver.execute_query(
+        """MATCH (f:Fact {ns: $ns, id: $id})
+           CREATE (f)-[:EVIDENCED_BY_TURN]->(:DeviceTurn {ns: $ns, id: 'ep_phone_1',
+             device: 'phone', said_at: datetime('2026-04-30T08:00:00Z'),
+             content_hash: 'c0ffee'})""", {"ns": ns, "id": asserted[0].fact_id},
+        database_=db.name)
     return {"ns": ns, "session": "s1", "entity": "alice ", "fact": asserted[0].fact_id}
 
 
@@ -59,6 +67,23 @@ async def test_every_slide_query_finds_the_memory(db: Database, memory: dict[str
     found = str([record.data() for record in records])
     for expected in EXPECTED[slide.name.removeprefix("console/browser/")]:
         assert expected.format(**memory) in found, slide.name
+
+
+async def test_a_turn_held_on_another_device_is_shown_as_held_there(
+        db: Database, memory: dict[str, str]) -> None:
+    """A reference to a turn another device holds is listed as held there, with when it was
+    said and its content hash, beside the episodes this memory holds: not as an episode
+    with no words."""
+    why = next(s for s in SLIDES if s.name.endswith("/04_why"))
+    records, _, _ = await db.driver.execute_query(why.query, memory)
+    [row] = [r.data() for r in records if "works at Acme" in r["fact"]]
+    assert row["said"] == ["I'm Alice, I work at Acme."]
+    assert row["held_elsewhere"] == [
+        "held on device phone, said 2026-04-30T08:00:00Z, content hash c0ffee"]
+    trace = next(s for s in SLIDES if s.name.endswith("/05_trace"))
+    records, _, _ = await db.driver.execute_query(trace.query, memory)
+    assert {tuple(r["held_on"]) for r in records} == {("held on device phone",)}
+    assert all(r["held"].end_node["device"] == "phone" for r in records)
 
 
 def test_every_slide_has_a_title_text_and_query() -> None:
@@ -96,6 +121,7 @@ async def test_guide_applies_its_style_from_where_it_was_fetched(
     style = await client.get("/browser/style.grass", headers={"Origin": "http://localhost:7474"})
     assert style.headers["access-control-allow-origin"] == "*"
     for rule in ('node.Entity {', 'caption: "{name}"', 'node.Value {', 'caption: "{value}"',
-                 'node.Fact {', 'caption: "{text}"', "relationship.CANDIDATE {",
+                 'node.Fact {', 'caption: "{text}"', "node.DeviceTurn {",
+                 'caption: "held on {device}"', "relationship.CANDIDATE {",
                  "relationship.SUPERSEDES {"):
         assert rule in style.text, rule

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -378,6 +379,28 @@ def test_reconcile_leaves_what_it_cannot_decide_to_a_dispute_and_touches_no_hist
     old = version("f_old", "old", 0, status=FactStatus.SUPERSEDED)
     decided = resolution.reconcile([a, b, old], one(Strategy.CONFIDENCE))
     assert decided.disputes == [["f_a", "f_b"]] and not decided.ended
+
+
+@pytest.mark.parametrize("cardinality", [Cardinality.ONE, Cardinality.MANY])
+def test_reconcile_joins_one_statement_learned_twice_into_the_first_said(
+        cardinality: Cardinality) -> None:
+    """The same value said on two devices is one fact: the first said stands, the later copy
+    ends superseded by it and its evidence joins it; an earlier, ended copy is left alone."""
+    policies = {"p": Policy("p", cardinality, Strategy.RECENCY)}
+    first, later = version("f_first", "chess", 10), version("f_later", "chess", 40)
+    ended = version("f_ended", "chess", 0, status=FactStatus.SUPERSEDED)
+    for believed in ([first, later, ended], [later, first, ended]):
+        decided = resolution.reconcile(believed, policies)
+        assert links(decided) == {("f_first", "f_later", resolution.SAME_STATEMENT)}
+        assert set(decided.ended) == {"f_later"} and not decided.revisions
+        assert decided.joined == [("f_first", "f_later")] and not decided.disputes
+
+
+def test_reconcile_keeps_the_validity_a_joined_copy_had_beyond_the_first() -> None:
+    bounded, open_ = version("f_bounded", "chess", 10, 30), version("f_open", "chess", 20)
+    decided = resolution.reconcile([open_, bounded], one(Strategy.RECENCY))
+    assert decided.joined == [("f_bounded", "f_open")]
+    assert [(r.of, r.interval) for r in decided.revisions] == [("f_open", span(30, None))]
 
 
 @given(st.permutations(range(4)))

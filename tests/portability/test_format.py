@@ -33,7 +33,7 @@ NOT_EXPORTED = {  # label -> why it is not a namespace's memory
     "NamespaceKey": "a key's salt: where it is the whole point that it can be destroyed",
     "WriteProbe": "/readyz's one node proving Neo4j writes again (no namespace)",
 }
-# Labels only a sync makes (portability/federation.py, through the import's own statements).
+# Labels only a sync makes (portability/federation/, through the import's own statements).
 MADE_BY_SYNC = {"DeviceTurn": "a reference to a turn held on a device (federated memory)"}
 CREATED = re.compile(r"(?:CREATE|MERGE)\s*\(\w*:(\w+)")
 

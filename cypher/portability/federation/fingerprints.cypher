@@ -1,6 +1,6 @@
 // Sync: these nodes ($nodes: {label, key}) as they stand, with their outgoing relationships
 // within the namespace: what a shared service fingerprints before and after a push, so a push
-// that changes nothing is stamped with nothing (portability/federation.py). Each row goes
+// that changes nothing is stamped with nothing (portability/federation/stamps.py). Each row goes
 // through the one branch of its label, as in portability/merge_nodes.
 UNWIND $nodes AS row
 CALL (row) {
