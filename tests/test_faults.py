@@ -84,10 +84,11 @@ async def _with_db(neo4j: LocalNeo4j, work: Any) -> Any:
 
 
 @pytest.fixture(scope="module")
-def faulty() -> Iterator[Faulty]:
+def faulty(local_neo4j: LocalNeo4j) -> Iterator[Faulty]:
     home = ROOT / ".graphmem" / "test-full-disk" / "neo4j"  # its jars are kept between runs
     neo4j = _SmallStoreNeo4j(home=home, bolt_port=server.free_port(),
-                             http_port=server.free_port(), heap="256m", pagecache="32m")
+                             http_port=server.free_port(), heap="256m", pagecache="32m",
+                             jvm_options=local_neo4j.jvm_options)
     _mount_tmpfs(home / "data", "64M")
     try:
         neo4j.start()
@@ -272,8 +273,14 @@ def _restore(faulty: Faulty) -> Callable[[], None]:
 
 
 async def _ready_within(url: str, seconds: float) -> bool:
-    for _ in range(int(seconds * 2)):
-        if httpx.get(f"{url}/readyz", timeout=10).status_code == 200:
-            return True
+    """By the clock: a /readyz that retries a failed store takes seconds to answer, and
+    counting 20 tries of a 10-second wait took 50 s."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            if httpx.get(f"{url}/readyz", timeout=max(left, 1)).status_code == 200:
+                return True
+        except httpx.TimeoutException:
+            return False
         await asyncio.sleep(0.5)
     return False

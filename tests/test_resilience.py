@@ -6,6 +6,7 @@ everything. (A worker killed mid-job is in tests/pipelines/test_worker.py.)"""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import random
 import shutil
@@ -87,7 +88,8 @@ async def test_concurrent_clients_lose_and_duplicate_nothing(gql: GraphQLClient,
 def faulty_neo4j(local_neo4j: LocalNeo4j) -> Any:
     """A Neo4j of this test's own, so stopping it disturbs no other test."""
     home = ROOT / ".graphmem" / "test-faults"
-    server = LocalNeo4j(home=home / "neo4j", bolt_port=17688, http_port=17475)
+    server = dataclasses.replace(local_neo4j, home=home / "neo4j", bolt_port=17688,
+                                 http_port=17475)  # the suite's settings, its own home
     server.start()
     yield server
     server.stop()

@@ -4,6 +4,7 @@ env file, then defaults. Secrets are ``SecretStr`` so they never show in ``repr`
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -105,6 +106,9 @@ class Settings(BaseSettings):
     # store's statistics have moved (Neo4j's default: 10 s). The test suite sets an hour: its
     # store empties and fills all the time, and planning again was most of Neo4j's CPU there.
     local_min_replan_s: float = Field(10.0, ge=0)
+    # More options for the local Neo4j's JVM, after the launcher's own (shell words, as
+    # neo4j.conf's server.jvm.additional): its just-in-time compiler, its collector.
+    local_jvm_options: str = ""
 
     # The HTTP service.
     host: str = "127.0.0.1"
@@ -251,6 +255,14 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return tuple(name.strip() for name in value.split(",") if name.strip())
         return value
+
+    @field_validator("local_jvm_options")
+    @classmethod
+    def _shell_words(cls, options: str) -> str:
+        words = shlex.split(options)  # ValueError (an unclosed quote): a configuration error
+        if not all(word.startswith("-") for word in words):
+            raise ValueError("must be JVM options, each starting with '-'")
+        return options
 
     @field_validator("neo4j_uri")
     @classmethod

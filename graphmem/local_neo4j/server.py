@@ -14,6 +14,7 @@ import json
 import os
 import re
 import secrets
+import shlex
 import signal
 import socket
 import subprocess
@@ -67,6 +68,7 @@ class LocalNeo4j:
     pagecache: str = "256m"
     min_replan_s: float = 10.0  # see Settings.local_min_replan_s
     transaction_timeout_s: float = 600.0  # for sessions that set none (Neo4j Browser)
+    jvm_options: tuple[str, ...] = ()  # see Settings.local_jvm_options
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LocalNeo4j:
@@ -78,6 +80,7 @@ class LocalNeo4j:
             pagecache=settings.local_pagecache,
             min_replan_s=settings.local_min_replan_s,
             transaction_timeout_s=settings.neo4j_admin_timeout_s,
+            jvm_options=tuple(shlex.split(settings.local_jvm_options)),
         )
 
     @property
@@ -276,12 +279,15 @@ server.directories.import={home / "import"}
             raise LocalNeo4jError("could not set the initial Neo4j password: "
                                   f"{first_reason(result.stdout + result.stderr)}")
 
+    def command(self, java: Path, lib: Path) -> list[str]:
+        """The server's command line: the launcher's JVM flags, then the configured ones
+        (where both set a flag, the later value wins)."""
+        return [str(java), f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS,
+                *self.jvm_options, "-cp", f"{lib}/*", ENTRY_POINT,
+                f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"]
+
     def _launch(self, java: Path, lib: Path) -> None:
-        pid = spawn_detached(
-            [str(java), f"-Xms{self.heap}", f"-Xmx{self.heap}", *_JVM_FLAGS,
-             "-cp", f"{lib}/*", ENTRY_POINT,
-             f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"],
-            self.home / "logs" / "console.log")
+        pid = spawn_detached(self.command(java, lib), self.home / "logs" / "console.log")
         self._pid_file.write_text(str(pid))
         self._pid_file.chmod(0o600)
 

@@ -30,6 +30,15 @@ def test_unknown_uri_scheme_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None
         get_settings()
 
 
+@pytest.mark.parametrize("options", ["-Xss1m 'unclosed", "-Xss1m com.example.Main", "-cp /x"])
+def test_jvm_options_are_only_jvm_options(monkeypatch: pytest.MonkeyPatch, options: str) -> None:
+    """An unclosed quote, or a word that is no option (a main class, a classpath), is a
+    configuration error naming the key, not a Neo4j that fails to start."""
+    monkeypatch.setenv("GRAPHMEM_LOCAL_JVM_OPTIONS", options)
+    with pytest.raises(ConfigError, match="GRAPHMEM_LOCAL_JVM_OPTIONS"):
+        get_settings()
+
+
 def test_the_env_file_is_read_from_the_home(monkeypatch: pytest.MonkeyPatch,
                                             tmp_path: Path) -> None:
     """$GRAPHMEM_HOME/graphmem.env, whatever the working directory (it was read relative to

@@ -77,7 +77,9 @@ def served(installed: Installed,
            # the default transformer's model would be resolved too: the suite's fast embedder
            "GRAPHMEM_EMBEDDER": "wordllama",
            # a cold store on a busy machine: no first write cut short at 15 s
-           "GRAPHMEM_NEO4J_TIMEOUT_S": "60"}
+           "GRAPHMEM_NEO4J_TIMEOUT_S": "60",
+           # the suite's JVM options for the Neo4j it starts (bin/test: less CPU to start)
+           "GRAPHMEM_LOCAL_JVM_OPTIONS": os.environ.get("GRAPHMEM_LOCAL_JVM_OPTIONS", "")}
     user = Installed(installed.venv, env)
     log = (empty.parent / "serve.log").open("w")
     server = subprocess.Popen([str(installed.venv / "bin" / "graphmem"), "serve", "--port",

@@ -7,6 +7,9 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
+from graphmem.core.config import get_settings
 from graphmem.db.database import Database
 from graphmem.local_neo4j import LocalNeo4j
 from graphmem.local_neo4j.install import neo4j_version
@@ -172,3 +175,15 @@ def test_a_started_server_is_no_child_of_the_command_and_leaves_no_zombie(
     assert not Path(f"/proc/{pid}").exists()
     assert log.read_text().strip() == "started"
     assert oct(log.stat().st_mode & 0o777) == "0o600"
+
+
+def test_jvm_options_follow_the_launchers_own(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    monkeypatch.setenv("GRAPHMEM_HOME", str(tmp_path))
+    monkeypatch.setenv("GRAPHMEM_LOCAL_JVM_OPTIONS",
+                       "-XX:TieredStopAtLevel=1  '-Dgraphmem.note=two words'")
+    command = LocalNeo4j.from_settings(get_settings()).command(Path("java"), tmp_path)
+    main = command.index("org.neo4j.server.CommunityEntryPoint")
+    assert command[main - 4:main - 2] == ["-XX:TieredStopAtLevel=1",
+                                          "-Dgraphmem.note=two words"]
+    assert command.index("-XX:+UseG1GC") < main - 4  # the launcher's flags first
