@@ -7,11 +7,18 @@ Maven, cached in ``~/.m2``, and nothing fetched again while the pom is unchanged
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 INSTALL_HINT = "install it with: apt-get install -y openjdk-17-jre-headless maven"
+
+
+# Maven's JVM lives a few seconds: C1 alone and the serial collector halve its CPU (8.4 to
+# 3.9 CPU-s, 4.7 to 3.0 s, resolving Neo4j from the local repository). The user's MAVEN_OPTS,
+# if set, is left as it is.
+SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
 class MavenFailed(Exception):
@@ -37,6 +44,7 @@ def copy_dependencies(pom: str, folder: Path) -> Path:
         [mvn, "-q", "-B", "-f", str(pom_file), "dependency:copy-dependencies",
          f"-DoutputDirectory={folder}", "-DincludeScope=runtime"],
         capture_output=True, text=True, check=False,
+        env={"MAVEN_OPTS": SHORT_LIVED_JVM, **os.environ},
     )
     if result.returncode != 0:
         tail = (result.stdout + result.stderr).strip().splitlines()[-5:]
