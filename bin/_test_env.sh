@@ -20,7 +20,6 @@ export GRAPHMEM_USAGE_FLUSH_S=3600
 # as the statistics moved (878 times in 11 minutes of tests/api, facts and governance; planning
 # was 57% of its CPU, by Java Flight Recorder): plans made once are good enough for tests.
 export GRAPHMEM_LOCAL_MIN_REPLAN_S="${GRAPHMEM_TEST_MIN_REPLAN_S:-3600}"
-# Neo4j's just-in-time compiler took half its CPU in the suite (C1 and C2 threads: 100 of
-# 200 CPU-s in tests/facts, governance and episodes). Compiling to C2 only code run four times
-# as often as by default: 170 and 194 CPU-s there (196 and 200 by default), the tests as fast.
-export GRAPHMEM_LOCAL_JVM_OPTIONS="${GRAPHMEM_TEST_JVM_OPTIONS-"-XX:Tier4InvocationThreshold=20000 -XX:Tier4CompileThreshold=40000 -XX:Tier4BackEdgeThreshold=160000"}"
+# More options for the test Neo4j's JVM (none: Neo4j's own; bin/test gives the tests that
+# start servers of their own C1 only).
+export GRAPHMEM_LOCAL_JVM_OPTIONS="${GRAPHMEM_TEST_JVM_OPTIONS-}"

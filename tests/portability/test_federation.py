@@ -139,6 +139,12 @@ async def shared_ns(db: Database) -> AsyncIterator[str]:
     await delete_namespace(db, name)
 
 
+@pytest.fixture
+async def sync_key(db: Database, shared_ns: str) -> str:
+    """A sync key on the shared service, granted only the test's namespace."""
+    return await create_key(db, "sync", [shared_ns], admin=False)
+
+
 def _say(device: Device, ns: str, external_id: str, at: str, content: str) -> None:
     device.gql("""mutation($ns: String!, $e: [EpisodeInput!]!) {
       recordEpisodes(namespace: $ns, episodes: $e) { created } }""", ns=ns, e=[{
@@ -222,10 +228,10 @@ async def _strings_holding(db: Database, ns: str, words: tuple[str, ...]) -> lis
 
 async def test_facts_travel_without_their_turns_and_a_conflict_resolves_alike(
         services: tuple[str, Device, Device], db: Database, admin_token: str,
-        shared_ns: str) -> None:
+        shared_ns: str, sync_key: str) -> None:
     shared, laptop, phone = services
     ns = shared_ns
-    key = await create_key(db, "sync", [ns], admin=False)  # granted only this namespace
+    key = sync_key
     # The laptop hears Sam in May; the phone hears Sam move in June.
     _say(laptop, ns, "l1", "2026-05-01T09:00:00Z", "Zorblax quintessa! I live in Lisbon now")
     _say(laptop, ns, "l2", "2026-05-02T09:00:00Z", "Marmalade aside, I love kayaking")
@@ -349,10 +355,10 @@ class _Watched:
 
 
 async def test_an_interrupted_sync_resumes_from_its_cursor_and_ends_as_an_uninterrupted_one(
-        services: tuple[str, Device, Device], db: Database, shared_ns: str) -> None:
+        services: tuple[str, Device, Device], db: Database, shared_ns: str, sync_key: str) -> None:
     shared, laptop, phone = services
     ns, name, peer = shared_ns, parse_namespace(shared_ns), peer_of(shared)
-    key = await create_key(db, "sync", [ns], admin=False)
+    key = sync_key
     _say(laptop, ns, "t1", "2026-05-01T09:00:00Z", "What Sam likes, listed")
     _learn_all(laptop, ns, [("likes", hobby) for hobby in HOBBIES], "t1")
     await _synced(laptop, ns, shared, key)
@@ -473,10 +479,10 @@ async def test_a_device_service_syncs_in_its_background(
 
 async def test_facts_written_on_the_shared_service_and_one_statement_learned_twice(
         services: tuple[str, Device, Device], db: Database, admin_token: str,
-        shared_ns: str) -> None:
+        shared_ns: str, sync_key: str) -> None:
     shared, laptop, phone = services
     ns = shared_ns
-    key = await create_key(db, "sync", [ns], admin=False)
+    key = sync_key
     # An agent talks to the shared service directly: a fact no device pushed.
     tea = str(_post(shared, admin_token, """mutation($ns: String!, $f: [FactInput!]!) {
       assertFacts(namespace: $ns, facts: $f) { fact { id } } }""", {"ns": ns, "f": [{
@@ -517,10 +523,10 @@ async def test_facts_written_on_the_shared_service_and_one_statement_learned_twi
 
 async def test_a_push_sends_only_what_moved_since_the_last_one_the_shared_side_took(
         services: tuple[str, Device, Device], db: Database, admin_token: str,
-        shared_ns: str) -> None:
+        shared_ns: str, sync_key: str) -> None:
     shared, laptop, _ = services
     ns = shared_ns
-    key = await create_key(db, "sync", [ns], admin=False)
+    key = sync_key
     _say(laptop, ns, "i1", "2026-05-01T09:00:00Z", "What Sam likes, listed")
     _learn_all(laptop, ns, [("likes", hobby) for hobby in HOBBIES], "i1")
     whole = await _synced(laptop, ns, shared, key)
@@ -542,10 +548,10 @@ async def test_a_push_sends_only_what_moved_since_the_last_one_the_shared_side_t
 
 async def test_a_summary_partly_covered_by_an_erased_turn_goes_stale_everywhere(
         services: tuple[str, Device, Device], db: Database, admin_token: str,
-        shared_ns: str) -> None:
+        shared_ns: str, sync_key: str) -> None:
     shared, laptop, phone = services
     ns = shared_ns
-    key = await create_key(db, "sync", [ns], admin=False)
+    key = sync_key
     _say(laptop, ns, "w1", "2026-05-01T09:00:00Z", "Zorblax: I sail")
     _say(laptop, ns, "w2", "2026-05-02T09:00:00Z", "Quintessa: and I row")
     sailing = _learn(laptop, ns, "likes", "sailing", "w1")
