@@ -16,14 +16,16 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import openai
 from pydantic import BaseModel, ValidationError
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import LLMError, LLMRefused
 from graphmem.observability.tracing import Tracing
+
+if TYPE_CHECKING:
+    import openai
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -48,6 +50,10 @@ class Usage:
 class LLM:
     def __init__(self, settings: Settings, tracing: Tracing) -> None:
         assert settings.llm_model is not None
+        # Imported here, once an LLM is configured: the client's types took 0.8 s of every
+        # process start (`graphmem serve`, each CLI command), LLM or not.
+        import openai
+
         self._tracing = tracing  # its app's: a call is a span of the job that made it
         self.model = settings.llm_model
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "unused"
@@ -64,6 +70,8 @@ class LLM:
     async def json(self, system: str, user: str, schema_name: str,
                    model: type[M]) -> tuple[M, Usage]:
         """Ask for JSON matching ``model``'s schema; validated, or ``LLMError``."""
+        import openai  # loaded by __init__: a lookup
+
         while True:
             try:
                 text, usage = await self._chat(system, user, self._format(schema_name, model))
@@ -112,6 +120,8 @@ class LLM:
 
     async def _complete(self, system: str, user: str,
                         extra: dict[str, Any]) -> tuple[str, Usage]:
+        import openai  # loaded by __init__: a lookup
+
         try:
             response = await self._client.chat.completions.create(
                 model=self.model, temperature=0, **extra,
