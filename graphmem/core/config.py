@@ -108,7 +108,7 @@ class Settings(BaseSettings):
     local_min_replan_s: float = Field(10.0, ge=0)
     # More options for the local Neo4j's JVM, after the launcher's own (shell words, as
     # neo4j.conf's server.jvm.additional): its just-in-time compiler, its collector.
-    local_jvm_options: str = ""
+    local_jvm_options: Annotated[tuple[str, ...], NoDecode] = ()
 
     # The HTTP service.
     host: str = "127.0.0.1"
@@ -256,13 +256,15 @@ class Settings(BaseSettings):
             return tuple(name.strip() for name in value.split(",") if name.strip())
         return value
 
-    @field_validator("local_jvm_options")
+    @field_validator("local_jvm_options", mode="before")
     @classmethod
-    def _shell_words(cls, options: str) -> str:
-        words = shlex.split(options)  # ValueError (an unclosed quote): a configuration error
-        if not all(word.startswith("-") for word in words):
+    def _shell_words(cls, value: object) -> object:
+        # ValueError (an unclosed quote, a word that is no option): a configuration error
+        words = shlex.split(value) if isinstance(value, str) else value
+        if isinstance(words, (list, tuple)) and not all(
+                isinstance(word, str) and word.startswith("-") for word in words):
             raise ValueError("must be JVM options, each starting with '-'")
-        return options
+        return words
 
     @field_validator("neo4j_uri")
     @classmethod

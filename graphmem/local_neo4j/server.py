@@ -14,7 +14,6 @@ import json
 import os
 import re
 import secrets
-import shlex
 import signal
 import socket
 import subprocess
@@ -80,7 +79,7 @@ class LocalNeo4j:
             pagecache=settings.local_pagecache,
             min_replan_s=settings.local_min_replan_s,
             transaction_timeout_s=settings.neo4j_admin_timeout_s,
-            jvm_options=tuple(shlex.split(settings.local_jvm_options)),
+            jvm_options=settings.local_jvm_options,
         )
 
     @property
