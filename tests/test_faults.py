@@ -25,6 +25,7 @@ from graphmem.db.database import Database, connect
 from graphmem.local_neo4j import LocalNeo4j
 from graphmem.security.auth import create_key
 from tests.support import ROOT, server
+from tests.support.http import HTTP
 
 pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
 
@@ -58,7 +59,7 @@ class Faulty:
         return self.neo4j.home / "data"
 
     def post(self, query: str, timeout: float = 60.0, **variables: Any) -> httpx.Response:
-        return httpx.post(f"{self.url}/graphql", json={"query": query, "variables": variables},
+        return HTTP.post(f"{self.url}/graphql", json={"query": query, "variables": variables},
                           headers={"Authorization": f"Bearer {self.token}"}, timeout=timeout)
 
 
@@ -220,7 +221,7 @@ async def test_a_full_disk_is_typed_and_not_ready_until_neo4j_writes_again(
     until the store is restored (here: a new, empty one), and then says ready by itself."""
     ns = "faults/full"
     _warm(faulty, ns)
-    assert httpx.get(f"{faulty.url}/readyz").status_code == 200
+    assert HTTP.get(f"{faulty.url}/readyz").status_code == 200
     filler = _fill(faulty.data)
     try:
         write = faulty.post(RECORD, ns=ns, eps=_turns("lost"))
@@ -231,7 +232,7 @@ async def test_a_full_disk_is_typed_and_not_ready_until_neo4j_writes_again(
         lookup = faulty.post(EPISODES, ns=ns)  # its key is looked up in Neo4j (no cache)
         assert lookup.status_code == 503, lookup.text
         assert _error(lookup).get("code") == "DATABASE_UNAVAILABLE", lookup.text
-        ready = httpx.get(f"{faulty.url}/readyz", timeout=10)
+        ready = HTTP.get(f"{faulty.url}/readyz", timeout=10)
         assert ready.status_code == 503, ready.text
         assert "Neo.DatabaseError" in ready.json()["reason"], ready.json()
         assert "turn 0 of" not in ready.text  # no stored value
@@ -247,9 +248,9 @@ async def test_a_full_disk_is_typed_and_not_ready_until_neo4j_writes_again(
         repair()
         if await _ready_within(faulty.url, wait_s):
             return
-        reason = httpx.get(f"{faulty.url}/readyz", timeout=10).json()["reason"]
+        reason = HTTP.get(f"{faulty.url}/readyz", timeout=10).json()["reason"]
         assert "Neo.DatabaseError" in reason or "unreachable" in reason, reason
-    pytest.fail(f"not ready once Neo4j writes: {httpx.get(f'{faulty.url}/readyz').text}")
+    pytest.fail(f"not ready once Neo4j writes: {HTTP.get(f'{faulty.url}/readyz').text}")
 
 
 def _nothing() -> None:
@@ -278,7 +279,7 @@ async def _ready_within(url: str, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0:
         try:
-            if httpx.get(f"{url}/readyz", timeout=max(left, 1)).status_code == 200:
+            if HTTP.get(f"{url}/readyz", timeout=max(left, 1)).status_code == 200:
                 return True
         except httpx.TimeoutException:
             return False

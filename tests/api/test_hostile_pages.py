@@ -18,6 +18,7 @@ from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.documents import RECORD, ep
 from tests.support.graph import delete_namespace
+from tests.support.http import HTTP
 from tests.support.server import serving
 
 pytestmark = pytest.mark.hostile("pages")
@@ -61,7 +62,7 @@ def test_unauthenticated_gets_disclose_nothing(server: str) -> None:
                  "/graphql?query={__typename}", "/export?namespace=demo/alice",
                  "/console/vendor/..%2f..%2fpackage.json", "/console/static/..%2f..%2fcli.py",
                  "/console/static/%2e%2e%2findex.html"):
-        answer = httpx.get(f"{server}{path}", timeout=20)
+        answer = HTTP.get(f"{server}{path}", timeout=20)
         text = answer.text
         assert not re.search(r"gm_[0-9a-f]{12}_", text), path  # no key, hashed or not
         assert "bolt://" not in text and "password" not in text.lower(), path
@@ -70,7 +71,7 @@ def test_unauthenticated_gets_disclose_nothing(server: str) -> None:
             assert answer.status_code == 401, path
         if path.startswith("/console/"):
             assert answer.status_code == 404, path
-    metrics = httpx.get(f"{server}/metrics", timeout=20).text
+    metrics = HTTP.get(f"{server}/metrics", timeout=20).text
     assert "ns=" not in metrics and "namespace=\"" not in metrics
 
 

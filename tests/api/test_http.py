@@ -14,6 +14,7 @@ from websockets.sync.client import connect
 from graphmem.core.config import Settings
 from graphmem.db.database import Database
 from tests.support.graph import episode_contents
+from tests.support.http import HTTP
 from tests.support.server import serving
 
 
@@ -149,7 +150,7 @@ def test_a_store_refused_at_start_serves_nothing_and_says_why(admin_token: str) 
                  GRAPHMEM_EMBEDDING_BASE_URL="http://127.0.0.1:9/v1",
                  GRAPHMEM_EMBEDDING_API_KEY="unused") as url:
         for _ in range(100):
-            ready = httpx.get(f"{url}/readyz", timeout=5)
+            ready = HTTP.get(f"{url}/readyz", timeout=5)
             if "reembed" in ready.text:
                 break
             time.sleep(0.1)
@@ -158,7 +159,7 @@ def test_a_store_refused_at_start_serves_nothing_and_says_why(admin_token: str) 
         for query in ('mutation { recordEpisodes(namespace: "test/refused", episodes: '
                       '[{content: "hi", kind: USER_MESSAGE}]) { created } }',
                       '{ search(namespace: "test/refused", query: "hi") { hits { kind } } }'):
-            answer = httpx.post(f"{url}/graphql", json={"query": query}, headers=headers,
+            answer = HTTP.post(f"{url}/graphql", json={"query": query}, headers=headers,
                                 timeout=10)
             assert answer.status_code == 503
             error = answer.json()["errors"][0]

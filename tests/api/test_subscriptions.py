@@ -25,6 +25,7 @@ from graphmem.security.auth import create_key
 from tests.support.client import GraphQLClient
 from tests.support.documents import ASSERT, POLICY, RECORD, fact, said
 from tests.support.graph import delete_namespace
+from tests.support.http import HTTP
 from tests.support.server import serving
 from tests.support.tenants import TENANTS, make_tenant, traces
 
@@ -180,7 +181,7 @@ BATCHES = """subscription($ns: String!) {
 
 def by_ids_reads(url: str) -> float:
     """How often the service has read facts by id (its Cypher latency count)."""
-    text = httpx.get(f"{url}/metrics", timeout=10).text
+    text = HTTP.get(f"{url}/metrics", timeout=10).text
     line = next((line for line in text.splitlines() if line.startswith(
         'graphmem_cypher_seconds_count{statement="facts/by_ids"}')), None)
     return float(line.rsplit(" ", 1)[1]) if line else 0.0

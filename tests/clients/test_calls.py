@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-import httpx
 import pytest
 from graphmem_client import AsyncMemory, GraphQLValidation, Memory, NotFound, Turn
+
+from tests.support.http import HTTP
 
 JAN, MARCH, JUNE = (datetime(2026, month, 1, tzinfo=UTC) for month in (1, 3, 6))
 
@@ -98,7 +99,7 @@ def test_alias_policy_and_summary(memory: Memory, server_url: str, admin_token: 
 
     assert memory.summary("chat-1") is None
     turn = memory.record([Turn(content="Let's plan the Porto move.")], session_id="chat-1")
-    written = httpx.post(server_url, headers={"Authorization": f"Bearer {admin_token}"}, json={
+    written = HTTP.post(server_url, headers={"Authorization": f"Bearer {admin_token}"}, json={
         "query": """mutation($ns: String!, $s: SummaryInput!) {
             writeSummary(namespace: $ns, summary: $s) { id } }""",
         "variables": {"ns": ns, "s": {"text": "Dana is planning a move to Porto.",

@@ -9,10 +9,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from graphmem_client import AsyncMemory, ErasurePlan, Memory, Receipt
 from graphmem_client.tools import handle_tool_call, handle_tool_call_async
+
+from tests.support.http import HTTP
 
 BISCUIT = re.compile(r"(?<!\w)(?:biscuit|bisc)(?!\w)", re.IGNORECASE)
 TURNS = [{"role": "user", "content": text, "occurred_at": f"2026-05-01T10:0{i}:00+00:00"}
@@ -32,7 +33,7 @@ def memory(server_url: str, admin_token: str, ns: str) -> Iterator[Memory]:
 
 
 def _graphql(url: str, key: str, query: str, **variables: Any) -> dict[str, Any]:
-    body = httpx.post(url, json={"query": query, "variables": variables}, timeout=30,
+    body = HTTP.post(url, json={"query": query, "variables": variables}, timeout=30,
                       headers={"Authorization": f"Bearer {key}"}).json()
     assert not body.get("errors"), body
     return dict(body["data"])

@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import httpx2
 import mcp_types as types
 import pytest
@@ -24,6 +23,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from tests.support.http import HTTP
 from tests.support.server import free_port
 
 # The entry point `pip install 'graphmem-client[mcp]'` installs beside this Python, and the
@@ -206,7 +206,7 @@ async def test_tools_over_streamable_http(server_url: str, admin_token: str, ns:
         url = f"http://127.0.0.1:{port}/mcp"
         for key in (None, "gm_wrong", admin_token[:-1]):  # the user's key, or nothing
             headers = {"Authorization": f"Bearer {key}"} if key else {}
-            refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            refused = HTTP.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                                             "params": {"name": "forget",
                                                        "arguments": {"entity": "user"}}},
                                  headers={**headers, "Accept": "application/json, "
@@ -238,7 +238,7 @@ def _wait_for(port: int) -> None:
 
 
 def _graphql(url: str, key: str, query: str, **variables: Any) -> dict[str, Any]:
-    body = httpx.post(url, json={"query": query, "variables": variables}, timeout=30,
+    body = HTTP.post(url, json={"query": query, "variables": variables}, timeout=30,
                       headers={"Authorization": f"Bearer {key}"}).json()
     assert not body.get("errors"), body
     return dict(body["data"])

@@ -20,13 +20,13 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
 from graphmem_client import Memory
 from graphql import build_schema, parse, validate
 
 from tests.support import ROOT
 from tests.support.chat_endpoint import Reply, chat_endpoint
+from tests.support.http import HTTP
 
 DOCS = (ROOT / "README.md", ROOT / "clients" / "python" / "README.md")
 NOT_RUN = {
@@ -122,7 +122,7 @@ def test_graphql_blocks_run(server_url: str, admin_token: str, ns: str) -> None:
 
 def _run(url: str, key: str, document: str, ns: str, operation: str | None = None,
          where: str = "") -> dict[str, Any]:
-    answer = httpx.post(url, timeout=60, headers={"Authorization": f"Bearer {key}"}, json={
+    answer = HTTP.post(url, timeout=60, headers={"Authorization": f"Bearer {key}"}, json={
         "query": document.replace('"acme/user-42"', f'"{ns}"'), "operationName": operation})
     body = answer.json()
     assert answer.status_code == 200 and not body.get("errors"), f"{where} {operation}: {body}"

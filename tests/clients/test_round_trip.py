@@ -8,6 +8,8 @@ from typing import Any
 import httpx
 from graphmem_client import AsyncMemory, Memory, Turn
 
+from tests.support.http import HTTP
+
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 TURNS: list[Turn | dict[str, Any]] = [
     Turn(role="user", actor="Dana", content="I just started at Acme Robotics", occurred_at=T0),
@@ -22,7 +24,7 @@ MANUAL_POLICY = """mutation($namespace: String!) {
 
 
 def _manual_lives_in(url: str, token: str, ns: str) -> None:
-    answer = httpx.post(url, json={"query": MANUAL_POLICY, "variables": {"namespace": ns}},
+    answer = HTTP.post(url, json={"query": MANUAL_POLICY, "variables": {"namespace": ns}},
                         headers={"Authorization": f"Bearer {token}"})
     assert answer.json()["data"]["setPredicatePolicy"]["strategy"] == "MANUAL", answer.text
 

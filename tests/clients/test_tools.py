@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
 import pytest
 from graphmem_client import AsyncMemory, Memory
 from graphmem_client.tools import (
@@ -21,6 +20,8 @@ from graphmem_client.tools import (
     openai_tools,
 )
 from jsonschema import Draft202012Validator
+
+from tests.support.http import HTTP
 
 NAMES = {"remember", "record", "recall", "search", "about", "history", "why", "correct",
          "retract", "forget", "conflicts", "resolve_conflict", "alias", "summary"}
@@ -269,7 +270,7 @@ async def test_the_async_dispatcher_answers_as_the_sync_one(
 
 
 def _graphql(url: str, key: str, query: str, **variables: Any) -> dict[str, Any]:
-    body = httpx.post(url, json={"query": query, "variables": variables}, timeout=30,
+    body = HTTP.post(url, json={"query": query, "variables": variables}, timeout=30,
                       headers={"Authorization": f"Bearer {key}"}).json()
     assert not body.get("errors"), body
     return dict(body["data"])

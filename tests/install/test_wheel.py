@@ -24,6 +24,7 @@ from playwright.async_api import Page, async_playwright, expect
 
 from tests.console.conftest import CHROMIUM, open_page
 from tests.support import ROOT
+from tests.support.http import HTTP
 from tests.support.server import free_port
 
 pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest
@@ -111,7 +112,7 @@ def _wait_ready(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
     while time.monotonic() < deadline:
         assert server.poll() is None, log.read_text()
         try:
-            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+            if HTTP.get(f"{url}/readyz", timeout=1).status_code == 200:
                 return
         except httpx.TransportError:
             pass

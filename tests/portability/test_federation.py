@@ -25,7 +25,6 @@ from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from graphmem.core.config import Settings
@@ -39,6 +38,7 @@ from graphmem.portability.federation import PAGE, Content, claim, pulled_up_to, 
 from graphmem.portability.syncing import HttpRemote, RemoteError, Report, peer_of, sync
 from graphmem.security.auth import create_key, revoke_key
 from tests.support.graph import delete_namespace
+from tests.support.http import HTTP
 from tests.support.server import RUNNING_LOGS, free_port, serving
 
 pytestmark = pytest.mark.own_processes  # bin/test runs it beside the rest (two Neo4j of its own)
@@ -95,7 +95,7 @@ def _settings(home: Path) -> Settings:
 
 
 def _post(url: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-    body = httpx.post(f"{url}/graphql", json={"query": query, "variables": variables},
+    body = HTTP.post(f"{url}/graphql", json={"query": query, "variables": variables},
                       headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
     assert not body.get("errors"), body["errors"]
     return dict(body["data"])

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 
 import httpx
 
+from tests.support.http import HTTP
+
 # The logs of the services running now: a failing test shows their last lines (the conftest's
 # report hook), since a service's own error is often the only clue to why a call failed.
 RUNNING_LOGS: list[tempfile._TemporaryFileWrapper[bytes]] = []
@@ -46,7 +48,7 @@ def serving(*, until: str = "/readyz", **env: str) -> Iterator[str]:
         try:
             for _ in range(600):
                 try:
-                    if httpx.get(f"{url}{until}", timeout=1).status_code == 200:
+                    if HTTP.get(f"{url}{until}", timeout=1).status_code == 200:
                         break
                 except httpx.TransportError:
                     pass
