@@ -196,10 +196,16 @@ class Tx:
 
     _tx: AsyncManagedTransaction
     _db: Database
+    _after_commit: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def db(self) -> Database:
         return self._db
+
+    def after_commit(self, call: Callable[[], None]) -> None:
+        """Call ``call`` once this transaction has committed (never if it does not: an
+        attempt the driver retries is another ``Tx``)."""
+        self._after_commit.append(call)
 
     async def run(self, name: str, /, **params: Any) -> list[Row]:
         await _before(self._db, params)
@@ -415,15 +421,16 @@ class Database:
 
         attempts = 0
         passenger, this = rider.current(), object()
+        running: Tx | None = None  # the attempt that commits is the last one
 
         @unit_of_work(timeout=self.timeout_s)
         async def unit(tx: AsyncManagedTransaction) -> T:
-            nonlocal attempts
+            nonlocal attempts, running
             attempts += 1
-            running = Tx(tx, self)
-            result = await work(running)
+            running = attempt = Tx(tx, self)
+            result = await work(attempt)
             if passenger is not None and passenger.joins(this):
-                await passenger.work(running)
+                await passenger.work(attempt)
             return result
 
         with self.tracing.span("transaction", kind="client", child_only=True) as span:
@@ -433,6 +440,8 @@ class Database:
                     async with self._answering(self.patience_s), self._session() as session:
                         result = await _again_if_vanished(lambda: session.execute_write(unit))
                         committed = True
+                for call in running._after_commit if running is not None else ():
+                    call()
                 return result
             except UNAVAILABLE as exc:
                 raise self._retryable(exc) from exc

@@ -20,6 +20,7 @@ recomputes it and refuses old timestamps, so a captured request cannot be replay
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -37,6 +38,7 @@ from graphmem.core.config import Settings
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import maybe_datetime, parse_stored_datetime, to_native
 from graphmem.db.database import Database, Row
+from graphmem.events import outbox
 from graphmem.events.outbox import EventKind
 from graphmem.events.targets import check_url, pinned
 
@@ -127,18 +129,18 @@ def client(settings: Settings) -> httpx.AsyncClient:
 
 
 async def deliver_due(db: Database, http: httpx.AsyncClient, settings: Settings,
-                      now: datetime | None = None) -> int:
+                      now: datetime | None = None) -> list[Row]:
     """Claim the deliveries that are due (by ``now``, a test's future), send them, record each
-    outcome; how many were."""
+    outcome; the outcomes."""
     now = now or datetime.now(UTC)
     if not (await db.read("events/webhooks/due", now=to_native(now)))[0]["due"]:
-        return 0
+        return []
     claimed = await db.write("events/webhooks/claim", now=to_native(now), limit=CLAIM_BATCH,
                              lease_until=to_native(now + LEASE))
     outcomes = await asyncio.gather(*(attempt(http, row, settings) for row in claimed))
     if outcomes:
         await db.write("events/webhooks/record", outcomes=list(outcomes))
-    return len(outcomes)
+    return list(outcomes)
 
 
 async def attempt(http: httpx.AsyncClient, row: Row, settings: Settings) -> Row:
@@ -182,14 +184,34 @@ async def _post(http: httpx.AsyncClient, row: Row, settings: Settings) -> int:
 
 
 async def run_dispatcher(db: Database, settings: Settings) -> None:
-    """Forever: send what is due, rest briefly when nothing is."""
+    """Forever: send what is due. When nothing is, rest until the first of: an event this
+    process commits (sent at once), a retry of its own coming due, ``webhook_poll_s`` (what
+    other processes commit, and their retries, are seen then)."""
+    committed = outbox.committed(db)
+    retry: datetime | None = None  # the soonest retry this process scheduled
     async with client(settings) as http:
         while True:
+            committed.clear()  # before the look: an event committed during it wakes the rest
             try:
-                if not await deliver_due(db, http, settings):
-                    await asyncio.sleep(settings.webhook_poll_s)
+                if outcomes := await deliver_due(db, http, settings):
+                    retry = _soonest(retry, *(o["next_at"] for o in outcomes))
+                    continue
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # keep dispatching after a transient failure
                 log.warning("webhook dispatch failed (%s); retrying", type(exc).__name__)
-                await asyncio.sleep(settings.webhook_poll_s)
+            await _rest(committed, settings.webhook_poll_s, retry)
+            if retry is not None and retry <= datetime.now(UTC):
+                retry = None  # due at the next look, which sends it (or another process did)
+
+
+def _soonest(*times: datetime | None) -> datetime | None:
+    return min((t for t in times if t is not None), default=None)
+
+
+async def _rest(committed: asyncio.Event, poll_s: float, retry: datetime | None) -> None:
+    """Wait ``poll_s``, less until ``retry``, ended early when an event is committed."""
+    if retry is not None:
+        poll_s = min(poll_s, max(0.0, (retry - datetime.now(UTC)).total_seconds()))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(committed.wait(), poll_s)
