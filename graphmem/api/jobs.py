@@ -184,7 +184,10 @@ async def _maybe_run(ctx: Context, ns: Namespace, queued: domain.Job, wait: bool
         ran = await ctx.worker.run_one(queued.id)
         if ran is not None:
             return Job.of(ran)  # done, or failed with the error (maybe retried later)
-        now = (await domain.by_ids(ctx.db, ns, [queued.id]))[queued.id]
+        now = (await domain.by_ids(ctx.db, ns, [queued.id])).get(queued.id)
+        if now is None:  # gone while waited for: its namespace erased meanwhile
+            raise NotFound(f"job {queued.id} no longer exists (its namespace was erased)",
+                           field="wait")
         settled = now.state in (domain.JobState.DONE, domain.JobState.FAILED) or (
             now.state is domain.JobState.QUEUED and now.attempts > 0)
         if settled or time.monotonic() > deadline:

@@ -17,6 +17,7 @@ from graphmem.events.outbox import EventKind
 from graphmem.jobs import queue as jobs
 from graphmem.jobs.queue import JobKind, JobState
 from tests.support.client import GraphQLClient
+from tests.support.documents import RECORD
 from tests.support.graph import delete_namespace
 
 
@@ -162,3 +163,25 @@ async def test_jobs_lists_only_the_state_asked_for(gql: GraphQLClient, db: Datab
     queued = (await gql.ok(listed, ns=ns, state="QUEUED"))["jobs"]["nodes"]
     assert first not in [j["id"] for j in queued]
     assert {j["state"] for j in queued} <= {"QUEUED"}
+
+
+async def test_a_job_erased_while_a_request_waits_for_it_is_not_found(
+        gql: GraphQLClient, db: Database, ns: str) -> None:
+    """`wait: true` waits while another job holds the namespace; erasing the namespace then
+    takes its job away: the request says NOT_FOUND, not INTERNAL (a KeyError had escaped)."""
+    await gql.ok(RECORD, ns=ns, eps=[{"externalId": "e1", "kind": "USER_MESSAGE", "actor": "user",
+                                      "content": "I moved to Porto.",
+                                      "occurredAt": "2026-01-01T10:00:00Z"}])
+    (holder,) = await _queue(db, ns, 1)
+    claim = await jobs.claim(db, "another-worker", 60, holder)
+    assert claim is not None  # the namespace is busy: the request's job waits behind it
+    waiting = asyncio.create_task(gql("""mutation($ns: String!) { extractFacts(namespace: $ns,
+        episodeIds: ["e1"], wait: true) { id } }""", ns=ns))
+    for _ in range(200):  # until its job is queued behind the running one
+        if (await jobs.page(db, Namespace(ns), JobState.QUEUED, 1, None)).items:
+            break
+        await asyncio.sleep(0.05)
+    await delete_namespace(db, ns)
+    answer = await asyncio.wait_for(waiting, 30)
+    assert answer["errors"][0]["extensions"]["code"] == "NOT_FOUND", answer
+    assert answer["data"] is None or answer["data"]["extractFacts"] is None
