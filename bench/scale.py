@@ -76,6 +76,7 @@ from graphmem.core.config import Settings, get_settings  # noqa: E402
 from graphmem.db import migrations  # noqa: E402
 from graphmem.db.database import Database, connect  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
+from graphmem.observability import metrics  # noqa: E402
 from graphmem.retrieval import embeddings, transformer  # noqa: E402
 from graphmem.retrieval.embeddings import Embedder, embedded_text  # noqa: E402
 from graphmem.retrieval.transformer import TransformerEmbedder  # noqa: E402
@@ -297,14 +298,31 @@ async def written_and_embedded(gql: GraphQL, db: Database,
             "  embedded / writing, then the floor": rate / serial}
 
 
+def statement_seconds() -> dict[str, float]:
+    """Seconds spent in each named Cypher statement so far by this process (the service
+    runs in it): what a write probe's time went to."""
+    return {sample.labels["statement"]: sample.value
+            for family in metrics.CYPHER_SECONDS.collect() for sample in family.samples
+            if sample.name.endswith("_sum")}
+
+
+def _print_spent(before: dict[str, float], after: dict[str, float], writing: float) -> None:
+    spent = sorted(((after[k] - before.get(k, 0.0), k) for k in after), reverse=True)
+    print(f"{writing:.2f} s writing; Cypher seconds by statement meanwhile (the embedding "
+          "process's too): " + ", ".join(f"{name} {s:.2f}" for s, name in spent[:6] if s > 0),
+          flush=True)
+
+
 async def _written_then_embedded(gql: GraphQL, db: Database, ns: str,
                                  episodes: list[dict[str, Any]]) -> float:
     """Record ``episodes`` into ``ns`` and wait until the service has embedded them; returns
-    the seconds the writing took."""
+    the seconds the writing took, and prints what its statements took."""
+    spent = statement_seconds()
     began = time.perf_counter()
     for i in range(0, len(episodes), locomo.BATCH):
         await gql(locomo.RECORD, ns=ns, episodes=episodes[i:i + locomo.BATCH])
     writing = time.perf_counter() - began
+    _print_spent(spent, statement_seconds(), writing)
     while (await db.driver.execute_query(
             "MATCH (n:EmbedPending {ns: $ns}) RETURN count(n) AS n", {"ns": ns}))[0][0]["n"]:
         await asyncio.sleep(0.2)
