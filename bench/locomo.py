@@ -272,14 +272,15 @@ async def ingested(db: Database, ns: str, conversation: Conversation) -> bool:
 
 async def embedded(db: Database, settings: Settings) -> None:
     """Embed what waits, here and now. The service's worker embeds at the lowest priority,
-    which on a busy machine is close to never; the bench waits for it anyway."""
+    which on a busy machine is close to never; the bench waits for it anyway. A batch a
+    stopped service's worker still holds (a claim whose answer its shutdown cut off) is
+    taken here when the lease runs out: waiting on the count alone would wait forever."""
     embedder = embeddings.make_embedder(settings)
     if embedder is not None:
         embed = embedder.embed
         embedder.embed_backlog = (  # type: ignore[method-assign]
             lambda texts, background: embed(texts))
-        while await embeddings.embed_pending(db, embedder, 64):
-            pass
+        await embeddings.embed_all_pending(db, embedder, 64)
     while await embeddings.pending_count(db):
         await asyncio.sleep(0.5)
 

@@ -210,8 +210,11 @@ def _soonest(*times: datetime | None) -> datetime | None:
 
 
 async def _rest(committed: asyncio.Event, poll_s: float, retry: datetime | None) -> None:
-    """Wait ``poll_s``, less until ``retry``, ended early when an event is committed."""
+    """Wait ``poll_s``, less until ``retry``, ended early when an event is committed.
+    ``asyncio.timeout``, not ``wait_for``: on Python 3.11 a cancel that came as the event was
+    set was swallowed by ``wait_for``, and the shutdown awaiting this task hung for good."""
     if retry is not None:
         poll_s = min(poll_s, max(0.0, (retry - datetime.now(UTC)).total_seconds()))
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(committed.wait(), poll_s)
+        async with asyncio.timeout(poll_s):
+            await committed.wait()

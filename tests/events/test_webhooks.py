@@ -309,3 +309,24 @@ async def test_a_url_that_cannot_be_sent_to_fails_only_its_own_delivery(
     await asyncio.sleep(1)
     assert len(receiver.received) == 1  # the good one, once; the bad one never sent
     assert json.loads(receiver.received[0][1])["namespace"] == other
+
+
+@pytest.mark.parametrize("turns", range(6))
+async def test_the_dispatcher_stops_when_cancelled_as_an_event_commits(
+        db: Database, settings: Settings, turns: int) -> None:
+    """A service shutting down cancels its dispatcher as its last writes commit. On Python
+    3.11 ``asyncio.wait_for`` swallowed a cancel that met the commit's wake-up in the same
+    moment, and the shutdown waited for the dispatcher for good (the scale bench hung so).
+    The wake-up is given ``turns`` turns of the event loop before the cancel comes."""
+    dispatcher = asyncio.create_task(webhooks.run_dispatcher(
+        db, settings.model_copy(update={"webhook_poll_s": 60.0})))
+    await asyncio.sleep(0.5)  # resting: nothing is due in an empty outbox
+    outbox.committed(db).set()
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    dispatcher.cancel()
+    done, _ = await asyncio.wait({dispatcher}, timeout=5)
+    if not done:  # the failure this test guards against: stop it for the tests after
+        dispatcher.cancel()
+        await asyncio.wait({dispatcher}, timeout=5)
+    assert done and dispatcher.cancelled()
