@@ -1,9 +1,10 @@
 """Following namespaces' events: each one once, in the order it happened, from the moment the
 listener started.
 
-A process polls the outbox once per interval for all its listeners (``Feed``), whatever their
-number, and hands each event to the listeners of its namespace and kind: 500 subscriptions
-had polled 500 times per interval, half a core and Neo4j busy for nothing. A transaction
+A process looks at the outbox for all its listeners (``Feed``), whatever their number, once
+per interval and at once when it commits events itself, and hands each event to the
+listeners of its namespace and kind: 500 subscriptions had polled 500 times per interval,
+half a core and Neo4j busy for nothing. A transaction
 stamps its events when it writes them but they are seen only once it commits, so every poll
 looks ``LOOKBACK`` back and skips what it already gave. A transaction that commits later than
 that after writing its events (graphmem's take milliseconds) would have them missed by a
@@ -23,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from graphmem.core.errors import GraphmemError, QueryTooCostly
 from graphmem.core.namespaces import Namespace
 from graphmem.db.database import Database
-from graphmem.events.outbox import Event, EventKind, since_any
+from graphmem.events.outbox import Event, EventKind, commits, rest, since_any
 
 log = logging.getLogger(__name__)
 LOOKBACK = timedelta(seconds=10)
@@ -89,12 +90,16 @@ class Feed:
             await asyncio.gather(self._poll, return_exceptions=True)
 
     async def _run(self) -> None:
-        while self._listeners:
-            try:
-                await self._look()
-            except GraphmemError as exc:  # Neo4j away: listeners wait, the next look catches up
-                log.warning("the event feed could not look: %s", exc.code)
-            await asyncio.sleep(self.poll_s)
+        """Look while anyone listens: at once when this process commits events, else every
+        ``poll_s`` (other processes' events)."""
+        with commits(self.db) as committed:
+            while self._listeners:
+                committed.clear()  # before the look: a commit during it ends the rest
+                try:
+                    await self._look()
+                except GraphmemError as exc:  # Neo4j away: the next look catches up
+                    log.warning("the event feed could not look: %s", exc.code)
+                await rest(committed, self.poll_s)
 
     async def _look(self) -> None:
         for group in self._listeners.values():

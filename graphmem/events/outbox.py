@@ -9,17 +9,21 @@ A transaction stores its events of one kind in one ``Event`` node (``subject_ids
 (``cypher/events/since_any.cypher``). A node per event had cost a 500-fact ``assertFacts``
 about 35 ms of its 350–400 (500 events written and committed: 52 ms, one node of 500: 16).
 
-A commit that wrote events sets its database's ``committed`` flag, so this process's webhook
-dispatcher sends at once instead of at its next poll."""
+A commit that wrote events wakes whoever waits for one in this process (``commits``): the
+webhook dispatcher sends at once and the subscriptions' feed looks at once, instead of at
+their next poll (which still finds what other processes commit)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
+import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import parse_stored_datetime, to_native
@@ -29,7 +33,9 @@ from graphmem.db.slots import Slot
 EVENT_DAYS = 7
 PRUNE_BATCH = 10_000  # nodes
 NODE_EVENTS = 10_000  # the ids' five-digit suffix orders up to 100,000
-COMMITTED: Slot[asyncio.Event] = Slot("events committed")  # a database's, made on first use
+WAKE_GAP_S = 0.05  # the shortest rest of a waiter woken by commits
+# Who waits for this process's next commit of events: a database's, made on first use.
+WAITING: Slot[set[asyncio.Event]] = Slot("waiting for events committed")
 
 
 class EventKind(enum.Enum):
@@ -63,17 +69,44 @@ async def emit(tx: Tx, ns: Namespace, kind: EventKind, subject_ids: Iterable[str
     """Record that these changed, inside the transaction that changes them."""
     subjects = list(dict.fromkeys(subject_ids))
     if subjects:
-        tx.after_commit(committed(tx.db).set)
+        tx.after_commit(partial(notify_committed, tx.db))
         await tx.run("events/emit", ns=ns, kind=kind.value, now=to_native(now or datetime.now(UTC)),
                      batches=[{"id": f"evt_{uuid.uuid4().hex}",
                                "subject_ids": subjects[i:i + NODE_EVENTS]}
                               for i in range(0, len(subjects), NODE_EVENTS)])
 
 
-def committed(db: Database) -> asyncio.Event:
-    """Set when a transaction of this process that wrote events has committed; whoever
-    waits on it clears it before looking at what it was told about."""
-    return db.keep(COMMITTED, asyncio.Event)
+@contextlib.contextmanager
+def commits(db: Database) -> Iterator[asyncio.Event]:
+    """A flag of the caller's own, set whenever a transaction of this process that wrote
+    events commits, for as long as the block runs. Each waiter has its own, so one that
+    clears it (before each look at the outbox) takes no wake-up from another."""
+    flag, waiting = asyncio.Event(), db.keep(WAITING, set)
+    waiting.add(flag)
+    try:
+        yield flag
+    finally:
+        waiting.discard(flag)
+
+
+def notify_committed(db: Database) -> None:
+    """Wake whoever waits in ``commits``: a transaction of this process wrote events and
+    has committed (``emit`` has it called then)."""
+    for flag in db.keep(WAITING, set):
+        flag.set()
+
+
+async def rest(flag: asyncio.Event, seconds: float) -> None:
+    """Wait ``seconds``, ended early when ``flag`` is set, but never shorter than
+    ``WAKE_GAP_S``: under a stream of commits a waiter looks at most so often, not after every
+    one. ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` swallowed a cancel
+    that came as the flag was set, and a shutdown awaiting the waiter hung for good."""
+    began = time.monotonic()
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await flag.wait()
+    if (left := min(seconds, WAKE_GAP_S) - (time.monotonic() - began)) > 0:
+        await asyncio.sleep(left)
 
 
 async def since(db: Database, ns: Namespace, kinds: list[EventKind], after: datetime,

@@ -20,7 +20,6 @@ recomputes it and refuses old timestamps, so a captured request cannot be replay
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
@@ -187,34 +186,30 @@ async def run_dispatcher(db: Database, settings: Settings) -> None:
     """Forever: send what is due. When nothing is, rest until the first of: an event this
     process commits (sent at once), a retry of its own coming due, ``webhook_poll_s`` (what
     other processes commit, and their retries, are seen then)."""
-    committed = outbox.committed(db)
     retry: datetime | None = None  # the soonest retry this process scheduled
     async with client(settings) as http:
-        while True:
-            committed.clear()  # before the look: an event committed during it wakes the rest
-            try:
-                if outcomes := await deliver_due(db, http, settings):
-                    retry = _soonest(retry, *(o["next_at"] for o in outcomes))
-                    continue
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # keep dispatching after a transient failure
-                log.warning("webhook dispatch failed (%s); retrying", type(exc).__name__)
-            await _rest(committed, settings.webhook_poll_s, retry)
-            if retry is not None and retry <= datetime.now(UTC):
-                retry = None  # due at the next look, which sends it (or another process did)
+        with outbox.commits(db) as committed:
+            while True:
+                committed.clear()  # before the look: a commit during it ends the rest
+                try:
+                    if outcomes := await deliver_due(db, http, settings):
+                        retry = _soonest(retry, *(o["next_at"] for o in outcomes))
+                        continue
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # keep dispatching after a transient failure
+                    log.warning("webhook dispatch failed (%s); retrying", type(exc).__name__)
+                await outbox.rest(committed, _until(retry, settings.webhook_poll_s))
+                if retry is not None and retry <= datetime.now(UTC):
+                    retry = None  # due at the next look, which sends it (or another did)
 
 
 def _soonest(*times: datetime | None) -> datetime | None:
     return min((t for t in times if t is not None), default=None)
 
 
-async def _rest(committed: asyncio.Event, poll_s: float, retry: datetime | None) -> None:
-    """Wait ``poll_s``, less until ``retry``, ended early when an event is committed.
-    ``asyncio.timeout``, not ``wait_for``: on Python 3.11 a cancel that came as the event was
-    set was swallowed by ``wait_for``, and the shutdown awaiting this task hung for good."""
-    if retry is not None:
-        poll_s = min(poll_s, max(0.0, (retry - datetime.now(UTC)).total_seconds()))
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(poll_s):
-            await committed.wait()
+def _until(retry: datetime | None, poll_s: float) -> float:
+    """Seconds to rest: ``poll_s``, less when a retry comes due sooner."""
+    if retry is None:
+        return poll_s
+    return min(poll_s, max(0.0, (retry - datetime.now(UTC)).total_seconds()))

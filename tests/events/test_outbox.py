@@ -158,3 +158,52 @@ async def test_events_are_pruned_as_of_the_moment_given(db: Database, ns: str) -
     await outbox.prune(db, now + timedelta(hours=1))
     left = await outbox.since(db, Namespace(ns), ALL, now - timedelta(days=30))
     assert [e.subject_id for e in left] == ["sum_kept"]
+
+
+@pytest.mark.parametrize("turns", range(3))
+async def test_a_cancelled_rest_ends_cancelled_even_as_a_commit_wakes_it(turns: int) -> None:
+    """A cancel the resting task accepted is never swallowed, whenever the commit's wake-up
+    came (``asyncio.wait_for`` on Python 3.11 returned the wake-up instead)."""
+    flag = asyncio.Event()
+    resting = asyncio.create_task(outbox.rest(flag, 60.0))
+    await asyncio.sleep(0)  # resting
+    flag.set()
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    accepted = resting.cancel()
+    await asyncio.wait({resting}, timeout=5)
+    assert resting.done() and resting.cancelled() == accepted
+
+
+async def test_every_waiter_is_woken_by_a_commit_and_only_while_it_waits(
+        db: Database, ns: str) -> None:
+    with outbox.commits(db) as first, outbox.commits(db) as second:
+        await emitted(db, ns, EventKind.FACT_CREATED, ["fact_a"])
+        assert first.is_set() and second.is_set()
+        first.clear()  # one waiter's look takes no wake-up from the other
+        assert second.is_set()
+    with outbox.commits(db) as third:
+        pass
+    await emitted(db, ns, EventKind.FACT_CREATED, ["fact_b"])
+    assert not third.is_set()
+
+
+async def test_a_listener_gets_this_processs_events_at_their_commit_not_at_the_poll(
+        db: Database, ns: str) -> None:
+    events = feed.Feed(db, poll_s=60.0)
+    got: asyncio.Queue[Event] = asyncio.Queue()
+
+    async def listen() -> None:
+        async for batch in events.follow(Namespace(ns), ALL):
+            for event in batch:
+                got.put_nowait(event)
+
+    task = asyncio.create_task(listen())
+    try:
+        await asyncio.sleep(0.5)  # its first look found nothing; the next poll is a minute off
+        await emitted(db, ns, EventKind.FACT_CREATED, ["fact_now"])
+        event = await asyncio.wait_for(got.get(), 10)
+        assert (event.kind, event.subject_id) == (EventKind.FACT_CREATED, "fact_now")
+    finally:
+        task.cancel()
+        await events.close()
