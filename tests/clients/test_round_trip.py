@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from graphmem_client import AsyncMemory, Memory, Turn
 
 from tests.support.http import HTTP
@@ -109,3 +110,32 @@ async def test_async_round_trip(amemory: AsyncMemory, app: Any, admin_token: str
     assert (await memory.forget(episodes=[recorded.episode_ids[2]])).verified
     assert (await memory.forget(entity="Dana")).verified
     assert (await memory.forget(namespace=True)).verified
+
+
+def test_a_view_of_another_namespace_shares_the_connections_not_the_memory(
+        server_url: str, admin_token: str, ns: str, other: str) -> None:
+    """One `Memory` for a service of many users, a view per user: each view's calls are its
+    namespace's; closing a view leaves the connections to the `Memory`, closing that ends
+    them for its views too."""
+    memory = Memory(server_url, admin_token, ns)
+    porto = {"role": "user", "content": "I live in Porto", "occurred_at": T0}
+    with memory.for_namespace(other) as dana:
+        assert (dana.namespace, memory.namespace) == (other, ns)
+        dana.record([porto])
+        memory.record([porto | {"content": "I live in Lisbon"}])
+        assert [h.text for h in dana.search("where do I live?")] == ["I live in Porto"]
+    assert [h.text for h in memory.search("where do I live?")] == ["I live in Lisbon"]
+    assert "Porto" not in memory.recall("where do I live?").text
+    memory.close()
+    with pytest.raises(RuntimeError):  # httpx: the client has been closed
+        memory.for_namespace(other).search("Porto")
+    with pytest.raises(ValueError):
+        memory.for_namespace("")
+
+
+async def test_an_async_view_of_another_namespace_keeps_to_it(
+        amemory: AsyncMemory, other: str) -> None:
+    async with amemory.for_namespace(other) as dana:
+        await dana.record([{"role": "user", "content": "I live in Porto", "occurred_at": T0}])
+        assert [h.text for h in await dana.search("Porto")] == ["I live in Porto"]
+    assert await amemory.search("Porto") == []  # and the connections are still open

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -44,6 +44,12 @@ class Settings:
             headers["Authorization"] = f"Bearer {key}"
         return cls(endpoint(url or os.environ.get("GRAPHMEM_URL") or DEFAULT_URL), namespace,
                    headers, timeout, max(0, retries))
+
+    def of_namespace(self, namespace: str) -> Settings:
+        """The same URL, key and limits for another namespace."""
+        if not namespace:
+            raise ValueError("no namespace: pass one (e.g. acme/user-42)")
+        return replace(self, namespace=namespace)
 
     def __repr__(self) -> str:  # the key stays out of logs and tracebacks
         return f"Settings(url={self.url!r}, namespace={self.namespace!r})"

@@ -18,6 +18,7 @@ the server calls retryable (and 429, 503) are retried with backoff, nothing else
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from collections.abc import Iterable
 from datetime import datetime
@@ -72,10 +73,21 @@ class Memory:
         self._settings = _http.Settings.read(url, key, namespace, timeout, retries)
         self._http = httpx.Client(headers=self._settings.headers, timeout=timeout,
                                   transport=transport)
+        self._owns_http = True
 
     @property
     def namespace(self) -> str:
         return self._settings.namespace
+
+    def for_namespace(self, namespace: str) -> Memory:
+        """The memory of another namespace (another end user) over this one's connections,
+        key and settings: a service that serves many users keeps one ``Memory`` and takes a
+        view per user (a new ``Memory`` builds its own connection pool and TLS context,
+        about 45 ms of CPU). Closing a view leaves the connections open; closing this
+        ``Memory`` closes them for its views too."""
+        view = copy.copy(self)
+        view._settings, view._owns_http = self._settings.of_namespace(namespace), False
+        return view
 
     def record(self, turns: Iterable[Turn | dict[str, Any]], *,
                session_id: str | None = None) -> RecordResult:
@@ -180,7 +192,8 @@ class Memory:
         return self.run(ops.summary(self.namespace, session_id))
 
     def close(self) -> None:
-        self._http.close()
+        if self._owns_http:
+            self._http.close()
 
     def __enter__(self) -> Self:
         return self
@@ -234,10 +247,17 @@ class AsyncMemory:
         self._settings = _http.Settings.read(url, key, namespace, timeout, retries)
         self._http = httpx.AsyncClient(headers=self._settings.headers, timeout=timeout,
                                        transport=transport)
+        self._owns_http = True
 
     @property
     def namespace(self) -> str:
         return self._settings.namespace
+
+    def for_namespace(self, namespace: str) -> AsyncMemory:
+        """``Memory.for_namespace``: another namespace over this one's connections."""
+        view = copy.copy(self)
+        view._settings, view._owns_http = self._settings.of_namespace(namespace), False
+        return view
 
     async def record(self, turns: Iterable[Turn | dict[str, Any]], *,
                      session_id: str | None = None) -> RecordResult:
@@ -325,7 +345,8 @@ class AsyncMemory:
         return await self.run(ops.summary(self.namespace, session_id))
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        if self._owns_http:
+            await self._http.aclose()
 
     async def __aenter__(self) -> Self:
         return self
