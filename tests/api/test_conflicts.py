@@ -443,3 +443,28 @@ async def test_resolving_a_conflict_disputes_again_what_still_clashes(
     [again] = (await gql.ok(CONFLICTS, ns=ns, status="OPEN"))["conflicts"]["nodes"]
     assert sorted((c["object"], c["status"]) for c in again["candidates"]) == [
         ("director", "DISPUTED"), ("manager", "DISPUTED")]
+
+
+async def test_values_that_differ_only_in_spelling_stay_apart(gql: GraphQLClient,
+                                                              ns: str) -> None:
+    """Policies decide, never text similarity: "gray" is not taken for "grey" (a value of its
+    own, beside it under MANY; superseding it by recency under ONE), while the same value said
+    again only adds evidence."""
+    await gql.ok(POLICY, ns=ns, p="likes_colour", c="MANY", s="RECENCY")
+    await gql.ok(POLICY, ns=ns, p="lives_in", c="ONE", s="RECENCY")
+    outcomes = []
+    for obj in ("grey", "gray", "grey"):
+        made = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "likes_colour", obj)])
+        outcomes.append(made["assertFacts"][0]["outcome"])
+    assert outcomes == ["CREATED", "CREATED", "EVIDENCE_ADDED"]
+    for obj in ("Lisbon", "Lisboa"):
+        made = await gql.ok(ASSERT, ns=ns, facts=[fact("user", "lives_in", obj)])
+        assert made["assertFacts"][0]["outcome"] == "CREATED"
+    colours = await gql.ok(FACTS_AT, ns=ns, where={"subject": "user", "predicate": "likes_colour"})
+    assert sorted(f["object"] for f in colours["facts"]["nodes"]) == ["gray", "grey"]
+    lives = {"subject": "user", "predicate": "lives_in"}
+    now = await gql.ok(FACTS_AT, ns=ns, where=lives)
+    assert [f["object"] for f in now["facts"]["nodes"]] == ["Lisboa"]
+    history = await gql.ok(FACTS_AT, ns=ns, history=True, where=lives)
+    assert ("Lisbon", "SUPERSEDED") in {(f["object"], f["status"])
+                                        for f in history["facts"]["nodes"]}
