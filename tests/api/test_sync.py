@@ -47,6 +47,19 @@ async def test_a_turn_is_refused_and_nothing_is_written(gql: GraphQLClient, ns: 
     assert await graph_size(db) == before
 
 
+@pytest.mark.parametrize("label", ["ApiKey", "Entity:ApiKey", "Unknown", "Fact` SET n.x = 1 //"])
+async def test_a_node_of_a_label_a_push_does_not_carry_is_refused(
+        gql: GraphQLClient, ns: str, db: Database, label: str) -> None:
+    """Only what a device syncs travels: a key, a label the format does not know, or a
+    label that tries to be Cypher is a typed refusal of the whole push, nothing written."""
+    before = await graph_size(db)
+    stranger = {"node": label, "key": "x_1", "props": {"name": "mallory"}}
+    body = await gql(PUSH, ns=ns, device="laptop", lines=_framed(ns, [REFERENCE, stranger]))
+    assert _code(body) == "INVALID_INPUT"
+    assert "mallory" not in json.dumps(body)
+    assert await graph_size(db) == before
+
+
 async def test_an_altered_push_is_refused(gql: GraphQLClient, ns: str, db: Database) -> None:
     lines = _framed(ns, [REFERENCE])
     lines[1] = lines[1].replace("laptop", "tablet")  # the digest no longer matches
