@@ -184,3 +184,18 @@ async def test_a_correction_with_two_values_to_choose_from_is_a_plain_claim(
     now = await _facts(gql, ns, "user", "lives_in")
     assert "Lisbon" in [f["object"] for f in now]
     assert [s for f in now for s in f["supersedes"] if s["strategy"] == "correction"] == []
+
+
+async def test_turns_whose_job_cannot_be_queued_are_not_written(gql: GraphQLClient, db: Database,
+                                                               ns: str) -> None:
+    """The turns and their extraction job are one transaction: when queueing the job fails,
+    no turn is written either, so no acknowledged turn goes unprocessed. (The switch is
+    stored as text, which the queueing statement cannot read as on or off.)"""
+    await db.driver.execute_query("CREATE (:PipelineSwitches {ns: $ns, extract: 'yes'})",
+                                  {"ns": ns})
+    body = await gql(RECORD, ns=ns, eps=CONVERSATION)
+    assert body["errors"] and body["data"] is None
+    written, _, _ = await db.driver.execute_query(  # the audit records the failed call
+        "MATCH (n {ns: $ns}) WHERE NOT n:PipelineSwitches AND NOT n:AuditEvent "
+        "RETURN count(n) AS n", {"ns": ns})
+    assert written[0]["n"] == 0
