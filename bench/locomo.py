@@ -276,13 +276,14 @@ async def embedded(db: Database, settings: Settings) -> None:
     stopped service's worker still holds (a claim whose answer its shutdown cut off) is
     taken here when the lease runs out: waiting on the count alone would wait forever."""
     embedder = embeddings.make_embedder(settings)
-    if embedder is not None:
-        embed = embedder.embed
-        embedder.embed_backlog = (  # type: ignore[method-assign]
-            lambda texts, background: embed(texts))
-        await embeddings.embed_all_pending(db, embedder, 64)
-    while await embeddings.pending_count(db):
-        await asyncio.sleep(0.5)
+    if embedder is None:
+        while await embeddings.pending_count(db):
+            await asyncio.sleep(0.5)
+        return
+    embed = embedder.embed
+    embedder.embed_backlog = (  # type: ignore[method-assign]
+        lambda texts, background: embed(texts))
+    await embeddings.embed_all_pending(db, embedder, 64)  # returns once nothing waits
 
 
 async def main() -> None:
