@@ -346,7 +346,7 @@ async def bench(args: argparse.Namespace) -> None:
         # The raw side embeds its query too, with the same embedder: a hybrid search cannot
         # run without the query's vector (the sentence transformer takes about 6 ms of it).
         async def vector_of(words: str) -> list[float]:
-            return (await embedder.embed([words]))[0]
+            return (await embedder.embed_queries([words]))[0]
 
         async def raw_vector() -> None:
             records, _, _ = await db.driver.execute_query(

@@ -78,7 +78,7 @@ class Runtime:
                 if applied:
                     log.info("applied migrations %s", ", ".join(applied))
                 if self.embedder is not None:
-                    await embeddings.ensure_space(self.db, self.embedder)
+                    self.embedder = await embeddings.ensure_space(self.db, self.embedder)
                 if self.embedder is not None and self.settings.embedding_worker:
                     self._worker = asyncio.create_task(embeddings.run_worker(
                         self.db, self.embedder, self.settings.embedding_batch_size))

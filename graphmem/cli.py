@@ -498,13 +498,12 @@ def worker(
     tracer = tracing.configured(settings)
     ensure_neo4j(settings)
     logs.configure(settings.log_level, settings.log_json)
-    embedder = embeddings.make_embedder(settings) if settings.embedding_worker else None
+    configured = embeddings.make_embedder(settings) if settings.embedding_worker else None
     batch = settings.embedding_batch_size
 
     async def work(db: Database) -> None:
         await migrations.apply(db)
-        if embedder is not None:
-            await embeddings.ensure_space(db, embedder)
+        embedder = await embeddings.ensure_space(db, configured) if configured else None
         if once:
             single = Worker(db, settings)
             await single.housekeeping()

@@ -181,10 +181,11 @@ class Settings(BaseSettings):
     # extra), "console" prints them. Spans name operations and statements, never content.
     tracing: Literal["off", "otlp", "console"] = "off"
 
-    # Embeddings: "local" (a sentence transformer from Maven Central, offline), "wordllama"
-    # (a static model in a PyPI wheel), "openai" (any OpenAI-compatible endpoint), or "none"
-    # (search runs on BM25 and the graph alone).
-    embedder: Literal["local", "wordllama", "openai", "none"] = "local"
+    # Embeddings: "local" (E5-small-v2, a sentence transformer from Maven Central, offline),
+    # "bge-small" (the local model before 0.2.0), "wordllama" (a static model in a PyPI
+    # wheel), "openai" (any OpenAI-compatible endpoint), or "none" (search runs on BM25 and
+    # the graph alone).
+    embedder: Literal["local", "bge-small", "wordllama", "openai", "none"] = "local"
     # Whether this process (`serve` or `worker`) embeds what waits. Off on the serving
     # processes and on in `graphmem worker`, the embedding leaves the processes that answer.
     embedding_worker: bool = True
@@ -195,7 +196,9 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(256, ge=1, le=2048)
     embedding_timeout_s: float = Field(30.0, gt=0)
     # Nearest neighbours are always *some* neighbours: below this cosine similarity a vector
-    # match is noise (calibrated for the local model: unrelated texts score 0.0-0.15).
+    # match is dropped. A floor for what shares nothing, not a relevance cut: unrelated
+    # questions scored 0.31-0.53 against LoCoMo turns with BGE-small and 0.67-0.78 with E5
+    # (each model has its own scale; search and recall normalise the lists they get).
     vector_min_similarity: float = Field(0.2, ge=-1, le=1)
     search_weights: SearchWeights = DEFAULT_SEARCH_WEIGHTS
 

@@ -1,8 +1,9 @@
 """Embeddings: pluggable embedders, the vector indexes sized for them, and the worker that
 embeds new memory off the request path.
 
-- ``local`` (the default): BGE-small-en-v1.5, a sentence transformer run by onnxruntime on
-  the CPU, its model resolved from Maven Central into the home once (``transformer.py``).
+- ``local`` (the default): E5-small-v2, a sentence transformer run by onnxruntime on the
+  CPU, its model resolved from Maven Central into the home once (``transformer.py``);
+  ``bge-small``, the default before it, for the stores built with it.
 - ``wordllama``: WordLlama (``wordllama`` on PyPI). Its 256-dimension model and tokenizer
   ship inside the 19 MB wheel, so it loads offline in about half a second and embeds
   thousands of texts a second on a CPU. It is a static (bag-of-token-vectors) model: good at
@@ -15,7 +16,8 @@ embeds new memory off the request path.
 New episodes, facts, summaries and entities are written with an ``EmbedPending`` label; the
 worker embeds them in batches. They are searchable by BM25 at once, by vector once embedded.
 The vector indexes record the embedder they were built for; a different embedder is refused
-until ``graphmem reembed`` rebuilds them.
+until ``graphmem reembed`` rebuilds them. A store built with BGE-small keeps it under the
+default ``local`` (with a warning) until then: an upgrade does not stop a service.
 """
 
 from __future__ import annotations
@@ -38,7 +40,12 @@ from graphmem.db.statements import split_statements, statement
 from graphmem.observability import metrics
 from graphmem.retrieval import background
 from graphmem.retrieval.background import Background
-from graphmem.retrieval.transformer import TransformerEmbedder
+from graphmem.retrieval.transformer import (
+    BGE_SMALL,
+    E5_SMALL,
+    LOCAL_MODELS,
+    TransformerEmbedder,
+)
 from graphmem.security import encryption, namespace_keys
 
 log = logging.getLogger(__name__)
@@ -54,7 +61,11 @@ class Embedder(Protocol):
     dimension: int
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        """A query's texts, on the request path."""
+        """Texts as memory stores them (turns, facts), on the request path."""
+        ...
+
+    async def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        """What is asked of them: some models are trained to embed a question differently."""
         ...
 
     async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
@@ -68,6 +79,9 @@ class WordLlamaEmbedder:
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(_wordllama_embed, texts)
+
+    async def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return await self.embed(texts)
 
     async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
         return await background.run_with_floor(_wordllama_embed, texts,
@@ -109,13 +123,16 @@ class OpenAIEmbedder:
                               "dimensional: set GRAPHMEM_EMBEDDING_DIMENSION to match")
         return vectors
 
+    async def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return await self.embed(texts)
+
     async def embed_backlog(self, texts: list[str], background: Background) -> list[list[float]]:
         return await self.embed(texts)  # a remote endpoint's work: awaiting costs no CPU
 
 
 def make_embedder(settings: Settings) -> Embedder | None:
-    if settings.embedder == "local":
-        return TransformerEmbedder(settings.home)
+    if settings.embedder in LOCAL_MODELS:
+        return TransformerEmbedder(settings.home, LOCAL_MODELS[settings.embedder])
     if settings.embedder == "wordllama":
         return WordLlamaEmbedder()
     if settings.embedder == "openai":
@@ -123,19 +140,36 @@ def make_embedder(settings: Settings) -> Embedder | None:
     return None
 
 
-async def ensure_space(db: Database, embedder: Embedder) -> None:
-    """Create the vector indexes for this embedder, or refuse a different one."""
+async def ensure_space(db: Database, embedder: Embedder) -> Embedder:
+    """Create the vector indexes for this embedder, or refuse a different one; the embedder
+    to use from now on (the default local model gives way to the one the store was built
+    with)."""
     rows = await db.read("retrieval/embeddings/space")
     if rows and (rows[0]["model"], rows[0]["dimension"]) != (embedder.name, embedder.dimension):
-        raise ConfigError(
-            f"the vector indexes were built for {rows[0]['model']} ({rows[0]['dimension']} "
-            f"dimensions), not {embedder.name} ({embedder.dimension}): run `graphmem reembed`, "
-            "or set GRAPHMEM_EMBEDDER to the embedder they were built for")
+        built_with = _earlier_local_model(embedder, rows[0]["model"])
+        if built_with is None:
+            raise ConfigError(
+                f"the vector indexes were built for {rows[0]['model']} ({rows[0]['dimension']} "
+                f"dimensions), not {embedder.name} ({embedder.dimension}): run `graphmem "
+                "reembed`, or set GRAPHMEM_EMBEDDER to the embedder they were built for")
+        log.warning("the vector indexes were built for %s: it stays in use until `graphmem "
+                    "reembed` moves them to %s, which finds more", built_with.name, embedder.name)
+        embedder = built_with
     for text in split_statements(statement("retrieval/embeddings/create_indexes")):
         await db.run_schema(text, dimension=embedder.dimension)
     if not rows:
         await db.write("retrieval/embeddings/record_space", model=embedder.name,
                        dimension=embedder.dimension)
+    return embedder
+
+
+def _earlier_local_model(embedder: Embedder, built_for: str) -> Embedder | None:
+    """The BGE-small embedder, when the store was built with it and the default local model
+    is configured: a store made before 0.2.0 keeps its vectors until it is re-embedded."""
+    if (isinstance(embedder, TransformerEmbedder) and embedder.model is E5_SMALL
+            and built_for == BGE_SMALL.name):
+        return TransformerEmbedder(embedder.home, BGE_SMALL)
+    return None
 
 
 async def reembed(db: Database, embedder: Embedder) -> None:

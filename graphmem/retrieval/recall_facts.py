@@ -169,15 +169,16 @@ async def _scored(db: Database, ns: Namespace, q: Question, text: str,
 async def _similarities(db: Database, ns: Namespace, embedder: Embedder | None, text: str,
                         facts: list[Fact]) -> list[float] | None:
     """Each fact's cosine to ``text``: of the embedding the worker stored for it, or, for a
-    fact still waiting, of one made now (with the question's, in one call)."""
+    fact still waiting, of one made now."""
     if embedder is None or not facts:
         return None
     found = await fact_store.vectors(db, ns, [f.id for f in facts])
     stored = {i: vector for i, vector in found.items() if len(vector) == embedder.dimension}
     waiting = [f for f in facts if f.id not in stored]
-    made = await embedder.embed([text, *(f.text for f in waiting)])
-    vectors = {**stored, **dict(zip((f.id for f in waiting), made[1:], strict=True))}
-    return [relevance.cosine(made[0], vectors[f.id]) for f in facts]
+    [asked] = await embedder.embed_queries([text])
+    made = await embedder.embed([f.text for f in waiting]) if waiting else []
+    vectors = {**stored, **dict(zip((f.id for f in waiting), made, strict=True))}
+    return [relevance.cosine(asked, vectors[f.id]) for f in facts]
 
 
 async def _evidence(db: Database, ns: Namespace, facts: list[Fact]) -> dict[str, str]:

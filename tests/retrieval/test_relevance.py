@@ -77,8 +77,9 @@ def facts() -> list[Fact]:
 async def offered(case: Case, embedder: Embedder) -> tuple[list[str], list[str]]:
     """(objects offered, best first; objects left out)."""
     candidates = facts()
-    vectors = await embedder.embed([case.question, *(f.text for f in candidates)])
-    similarities = [relevance.cosine(vectors[0], v) for v in vectors[1:]]
+    [asked] = await embedder.embed_queries([case.question])
+    similarities = [relevance.cosine(asked, v)
+                    for v in await embedder.embed([f.text for f in candidates])]
     evidence = {f.id: turn for f, (_, _, turn) in zip(candidates, PROFILE, strict=True) if turn}
     scored = relevance.score(relevance.stems(case.question), candidates,
                              DEFAULT_SEARCH_WEIGHTS, similarities, evidence,

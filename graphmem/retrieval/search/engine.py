@@ -155,7 +155,7 @@ async def _embed(db: Database, text: str, query: SearchQuery,
     if embedder is None or "vector" not in query.retrievers:
         return None
     with db.tracing.span("embed query", {"graphmem.embedder": embedder.name}):
-        return (await embedder.embed([text]))[0]
+        return (await embedder.embed_queries([text]))[0]
 
 
 def _filters(query: SearchQuery, now: datetime) -> dict[str, Any]:
