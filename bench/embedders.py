@@ -36,11 +36,11 @@ DEPTHS = (10, 30, 100)
 async def ranked_turns(embedder: Embedder,
                        conversation: locomo.Conversation) -> tuple[list[list[str]], float]:
     """Each question's turns, nearest first; and the seconds spent embedding."""
-    texts, before = [], None
+    texts: list[str] = []
+    before: locomo.Turn | None = None
     for turn in conversation.turns:
-        same_session = before is not None and before.session == turn.session
-        texts.append(embedded_text(turn.content, before.content if same_session and before
-                                   else None, turn.speaker))
+        context = before.content if before and before.session == turn.session else None
+        texts.append(embedded_text(turn.content, context, turn.speaker))
         before = turn
     started = time.perf_counter()
     turns = await embedder.embed(texts)

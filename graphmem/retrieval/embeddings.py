@@ -17,7 +17,7 @@ New episodes, facts, summaries and entities are written with an ``EmbedPending``
 worker embeds them in batches. They are searchable by BM25 at once, by vector once embedded.
 The vector indexes record the embedder they were built for; a different embedder is refused
 until ``graphmem reembed`` rebuilds them. A store built with BGE-small keeps it under the
-default ``local`` (with a warning) until then: an upgrade does not stop a service.
+default ``local`` (with a warning) until then.
 """
 
 from __future__ import annotations

@@ -145,8 +145,9 @@ def _load(jar: Path, model: LocalModel, threads: int) -> _Model:
 
 
 class _Model:
-    """The ONNX session and tokenizer: one per process and thread count (the service's for
-    queries, one thread; the background process's, one per CPU), shared by every caller."""
+    """The ONNX session and tokenizer: one per process, model and thread count (the
+    service's for queries, one thread; the background process's, one per CPU), shared by
+    every caller."""
 
     def __init__(self, jar: Path, model: LocalModel, threads: int) -> None:
         import onnxruntime
