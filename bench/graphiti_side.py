@@ -91,7 +91,7 @@ async def main(args: argparse.Namespace) -> None:
         began = time.perf_counter()
         await graphiti.search(query, group_ids=[GROUP], num_results=10)
         samples.append((time.perf_counter() - began) * 1000)
-    await graphiti.close()
+    await graphiti.close()  # type: ignore[no-untyped-call]
     print(json.dumps({"ingest_per_s": ingest, "search_p50": statistics.median(samples),
                       "search_p95": pct(samples, 0.95)}))
 

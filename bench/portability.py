@@ -99,8 +99,7 @@ async def raw_load(db: Database, ns: str, nodes: list[dict[str, Any]],
         for query, rows in ((RAW_SESSIONS, sessions), (RAW_EPISODES, turns), (RAW_LINKS, links)):
             for start in range(0, len(rows), 1000):
                 chunk = rows[start:start + 1000]
-                await session.execute_write(
-                    lambda tx, q=query, c=chunk: _run(tx, q, c, ns))
+                await session.execute_write(_run, query, chunk, ns)
 
 
 async def _run(tx: Any, query: str, rows: list[dict[str, Any]], ns: str) -> None:

@@ -95,7 +95,7 @@ async def bench(args: argparse.Namespace) -> None:
     fresh_local_neo4j(LocalNeo4j.from_settings(settings))
     db = await connect(settings)
     token = await create_key(db, "bench-processes", grants=["bench/*"], admin=False)
-    results = {}
+    results: dict[str, dict[str, float]] = {}
     for setup, (processes, separate) in SETUPS.items():
         with ExitStack() as stack:
             urls = [stack.enter_context(serving(

@@ -44,6 +44,7 @@ from graphmem.episodes import store as episodes  # noqa: E402
 from graphmem.episodes.store import EpisodeKind, NewEpisode  # noqa: E402
 from graphmem.facts import provenance  # noqa: E402
 from graphmem.facts import store as facts  # noqa: E402
+from graphmem.facts.model import Source  # noqa: E402
 from graphmem.local_neo4j import LocalNeo4j  # noqa: E402
 from graphmem.retrieval import embeddings  # noqa: E402
 from graphmem.retrieval.recall import RecallQuery, recall  # noqa: E402
@@ -169,7 +170,7 @@ def _user(rng: random.Random, user: str, sessions: int
     start = datetime(2026, 1, 5, 9, tzinfo=UTC)
     # Where each statement goes: attributes once each, changing ones spread in order.
     slots = rng.sample(range(sessions), len(ATTRIBUTES))
-    changes = {}
+    changes: dict[int, list[tuple[str, str, str, str]]] = {}
     for template, question, predicate, values in CURRENT:
         for when, value in zip(sorted(rng.sample(range(sessions), len(values))), values,
                                strict=True):
@@ -217,7 +218,7 @@ def _user(rng: random.Random, user: str, sessions: int
                                   kind=EpisodeKind.USER_MESSAGE, actor="user",
                                   session_id=f"session-{s}", external_id=ext))
             stated.append(facts.NewFact("user", predicate, value, evidence=[ext],
-                                        valid_from=moment, source=facts.Source.USER_STATEMENT))
+                                        valid_from=moment, source=Source.USER_STATEMENT))
             latest[question] = (ext, moment)
     for question, (ext, moment) in latest.items():
         questions.append(Question("current", question, ext, moment + timedelta(days=10)))

