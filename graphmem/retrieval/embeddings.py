@@ -54,7 +54,6 @@ GAUGE_EVERY_S = 5.0
 # the others after this (a batch takes well under a second to embed).
 CLAIM_LEASE = timedelta(seconds=60)
 EMBED_MAX_CHARS = 8_000  # what of one text is embedded (about 2,000 tokens)
-CONTEXT_CHARS = 250  # of the turn before an episode, embedded after its own words
 
 
 class Embedder(Protocol):
@@ -300,25 +299,18 @@ def _text(db: Database, row: dict[str, Any]) -> str:
 
 
 def embedded_text(body: str, context: str | None = None, speaker: str | None = None) -> str:
-    """At most ``EMBED_MAX_CHARS``: the start of the body, said by its speaker ("Caroline: I
-    went to the support group"), then the end of the context (the turn before it), at most
-    ``CONTEXT_CHARS`` of it.
-
-    Questions name who did something, and a turn never names its own speaker: on the LoCoMo
-    dev split the speaker's name alone took vector recall@10 from 0.20 to 0.36 (WordLlama)
-    and from 0.42 to 0.64 (BGE-small). The turn's own words come first and the context is
-    short: with E5-small-v2, vector search alone found 0.683 of the evidence in its top ten
-    with up to 2,000 characters of context before the turn, 0.733 with them after it, and
-    0.745 with 250 after it (each conversation gaining; 100 characters: 0.715); BGE-small
-    0.601 then 0.664; WordLlama, which reads words and not their order, 0.472 then 0.457
-    (the shorter context). The local model's memory grows with the longest text of a batch
-    (a 990,000-character document took 1.3 GB), and one vector cannot say more about a long
-    document than its opening does; BM25 still matches every word of it."""
+    """At most ``EMBED_MAX_CHARS``: the end of the context (a quarter at most), then the start
+    of the body, said by its speaker ("Caroline: I went to the support group"). Questions
+    name who did something, and a turn never names its own speaker: on the LoCoMo dev split
+    the speaker's name alone took vector recall@10 from 0.20 to 0.36 (WordLlama) and from
+    0.42 to 0.64 (BGE-small). The local model's memory grows with the longest text of a
+    batch (a 990,000-character document took 1.3 GB), and one vector cannot say more about
+    a long document than its opening does; BM25 still matches every word of it."""
     own = f"{speaker[:200]}: {body}" if speaker else body
     if not context:
         return own[:EMBED_MAX_CHARS]
-    after = context[-CONTEXT_CHARS:]
-    return f"{own[:EMBED_MAX_CHARS - len(after) - 1]}\n{after}"
+    before = context[-(EMBED_MAX_CHARS // 4):]
+    return f"{before}\n{own[:EMBED_MAX_CHARS - len(before) - 1]}"
 
 
 def usable(vector: list[float] | None) -> list[float] | None:

@@ -147,18 +147,17 @@ async def test_switching_embedders_needs_a_reembed(db: Database, ns: str, endpoi
 
 def test_what_is_embedded_is_bounded() -> None:
     """A 990,000-character document took the local model to 1.3 GB (issue 16.3)."""
-    from graphmem.retrieval.embeddings import CONTEXT_CHARS, EMBED_MAX_CHARS, embedded_text
+    from graphmem.retrieval.embeddings import EMBED_MAX_CHARS, embedded_text
 
     document = "opening words " + "x" * 990_000
     assert embedded_text(document) == document[:EMBED_MAX_CHARS]
-    with_context = embedded_text(document, "question " * 10_000 + "the end of it")
-    assert len(with_context) == EMBED_MAX_CHARS
-    assert with_context.startswith("opening words")
-    assert with_context.endswith("\n" + ("question " * 10_000 + "the end of it")[-CONTEXT_CHARS:])
-    assert embedded_text("Porto, next month.", "Which city?") == "Porto, next month.\nWhich city?"
+    with_context = embedded_text(document, "question " * 10_000)
+    assert len(with_context) <= EMBED_MAX_CHARS
+    assert "question" in with_context[:50] and "opening words" in with_context
+    assert embedded_text("Porto, next month.", "Which city?") == "Which city?\nPorto, next month."
     # Its speaker's name goes with a turn (questions name who did something), the context's not:
     assert embedded_text("Porto, next month.", "Which city?", "Ana") == \
-        "Ana: Porto, next month.\nWhich city?"
+        "Which city?\nAna: Porto, next month."
     assert len(embedded_text(document, "question", "Ana" * 1_000)) <= EMBED_MAX_CHARS
 
 
