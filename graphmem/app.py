@@ -149,8 +149,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if runtime.events is not None:
                 await runtime.events.close()
             if runtime.ready:  # the last interval's notes; only a hint if Neo4j is gone
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(runtime.usage.flush(runtime.db), timeout=5)
+                with contextlib.suppress(Exception):  # asyncio.timeout: see outbox.rest
+                    async with asyncio.timeout(5):
+                        await runtime.usage.flush(runtime.db)
             await runtime.db.close()
             await asyncio.to_thread(background.stop, runtime.db)
             tracer.shutdown()
@@ -204,7 +205,8 @@ async def _readyz(request: Request) -> JSONResponse:
         return _not_ready(runtime.problem)
     db = runtime.db
     try:
-        await asyncio.wait_for(db.driver.verify_connectivity(), timeout=2.0)
+        async with asyncio.timeout(2.0):
+            await db.driver.verify_connectivity()
     except Exception:  # any failure means "not ready", said plainly
         return _not_ready(f"Neo4j at {db.uri} is unreachable")
     if db.health.failure is not None and not await db.writes_again():

@@ -53,6 +53,7 @@ GAUGE_EVERY_S = 5.0
 # How long a claimed batch is a worker's alone: a worker that died holding one leaves it to
 # the others after this (a batch takes well under a second to embed).
 CLAIM_LEASE = timedelta(seconds=60)
+GIVE_BACK_S = 5.0  # what a stopping worker waits, at most, to give back a claim in flight
 EMBED_MAX_CHARS = 8_000  # what of one text is embedded (about 2,000 tokens)
 
 
@@ -189,18 +190,38 @@ async def reembed(db: Database, embedder: Embedder) -> None:
 async def embed_pending(db: Database, embedder: Embedder, batch: int) -> int:
     """Embed one batch of waiting nodes; how many were embedded (0: nothing waits)."""
     now = datetime.now(UTC)
-    claimed = await db.write("retrieval/embeddings/claim", limit=batch, now=to_native(now),
-                             lease_until=to_native(now + CLAIM_LEASE))
+    claimed = await _claim(db, batch, now)
     if not claimed:
         return 0
     try:
         await _embed_claimed(db, embedder, claimed, now)
     except BaseException:
-        with contextlib.suppress(Exception):  # else the lease runs out: later, not never
-            await db.write("retrieval/embeddings/release",
-                           element_ids=[r["element_id"] for r in claimed])
+        await _give_back(db, claimed)
         raise
     return len(claimed)
+
+
+async def _claim(db: Database, batch: int, now: datetime) -> list[Row]:
+    """A batch leased to this worker. A stop (a cancel) that lands while the claim is in
+    flight strands nothing: Neo4j may commit the claim all the same, so it is let finish
+    (shielded) and what it took is given back at once, not left leased for CLAIM_LEASE."""
+    claim = asyncio.ensure_future(db.write(
+        "retrieval/embeddings/claim", limit=batch, now=to_native(now),
+        lease_until=to_native(now + CLAIM_LEASE)))
+    try:
+        return await asyncio.shield(claim)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(GIVE_BACK_S):
+                await _give_back(db, await claim)
+        raise
+
+
+async def _give_back(db: Database, claimed: list[Row]) -> None:
+    """Release a claimed batch that was not embedded: any worker takes it at once."""
+    with contextlib.suppress(Exception):  # else the lease runs out: later, not never
+        await db.write("retrieval/embeddings/release",
+                       element_ids=[r["element_id"] for r in claimed])
 
 
 async def _embed_claimed(db: Database, embedder: Embedder, claimed: list[Row],

@@ -19,12 +19,13 @@ from typing import Any, ClassVar
 
 import pytest
 from pydantic import SecretStr
+from starlette.applications import Starlette
 
 from graphmem.core.config import Settings
 from graphmem.core.errors import ConfigError
 from graphmem.core.namespaces import Namespace
 from graphmem.core.timeutil import to_native
-from graphmem.db.database import Database
+from graphmem.db.database import Database, Row
 from graphmem.episodes import store as episodes
 from graphmem.episodes.store import EpisodeKind, NewEpisode
 from graphmem.facts import store as facts
@@ -34,7 +35,7 @@ from graphmem.retrieval.search import Kind, SearchQuery, search
 from graphmem.security import encryption, namespace_keys
 from graphmem.security.encryption import Keyring
 from tests.support.graph import delete_namespace
-from tests.support.runtime import starved
+from tests.support.runtime import embedding_paused, starved
 
 DIMENSION = 8
 
@@ -235,6 +236,36 @@ async def test_two_workers_never_claim_the_same_node(db: Database, ns: str) -> N
         "MATCH (n:EmbedPending {ns: $ns}) WHERE n.embed_lease_until >= $later "
         "RETURN count(n) AS n", {"ns": ns, "later": to_native(later)}, database_=db.name))
     assert held[0][0]["n"] == 0
+
+
+async def test_a_worker_stopped_while_it_claims_gives_the_batch_back(
+        db: Database, ns: str, app: Starlette, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stop (a cancel) lands after Neo4j committed the claim and before its answer is
+    read: what the claim took is given back at once, not left leased for a minute."""
+    async with embedding_paused(app):
+        await episodes.record(db, Namespace(ns), [NewEpisode(
+            "Porto, next month.", EpisodeKind.USER_MESSAGE, datetime(2026, 1, 1, tzinfo=UTC))])
+        write, stopping = db.write, asyncio.Event()
+
+        async def answer_cut_off(name: str, /, **params: Any) -> list[Row]:
+            rows = await write(name, **params)
+            if name == "retrieval/embeddings/claim":
+                stopping.set()
+                await asyncio.sleep(0)  # the worker is cancelled here: its claim committed
+            return rows
+
+        monkeypatch.setattr(db, "write", answer_cut_off)
+        worker = asyncio.create_task(embeddings.embed_pending(
+            db, embeddings.WordLlamaEmbedder(), 10_000))
+        await stopping.wait()
+        worker.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await worker
+        monkeypatch.setattr(db, "write", write)
+        rows, _, _ = await db.driver.execute_query(
+            "MATCH (e:Episode {ns: $ns}) RETURN e:EmbedPending AS waits, "
+            "e.embed_lease_until AS lease", {"ns": ns}, database_=db.name)
+        assert [(r["waits"], r["lease"]) for r in rows] == [(True, None)]
 
 
 async def test_a_claim_that_waited_on_another_leaves_what_it_took(db: Database,
