@@ -510,7 +510,7 @@ def worker(
             typer.echo(f"ran {await single.drain()} job(s)", err=True)
             if embedder is not None:
                 done = await embeddings.embed_all_pending(db, embedder, batch)
-                typer.echo(f"embedded {done} node(s)", err=True)
+                typer.echo(f"embedded {done} node(s) with {embedder.name}", err=True)
         else:
             await asyncio.gather(
                 run_workers(db, settings, count), webhooks.run_dispatcher(db, settings),

@@ -5,8 +5,13 @@ speed: see bin/test)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
+import os
 import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +25,7 @@ from graphmem.retrieval import embeddings, transformer
 from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
 from tests.support.apps import own_app
-from tests.support.runtime import starved
+from tests.support.runtime import embedding_paused, starved
 
 
 @pytest.fixture(scope="module")
@@ -135,33 +140,64 @@ async def test_a_store_built_with_bge_small_keeps_it_until_reembedded(
     assert await db.read("retrieval/embeddings/space") == [was]
 
 
-async def test_an_upgraded_service_on_a_bge_small_store_loads_bge_small_alone(
-        db: Database, settings: Settings, app: Starlette, admin_token: str, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The default `local` on a store built with BGE-small, in a home 0.1 left (its one model's
-    jar in ``models/`` itself), offline: the service embeds with BGE-small from that jar and
-    never resolves or loads E5 (both make 384 numbers: a mix-up would go unseen)."""
+@pytest.fixture
+def home_of_0_1(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home 0.1 left: its one model's jar (BGE-small) in ``models/`` itself, resolved. No
+    Maven on the PATH from here on: nothing can be resolved."""
     bge = transformer.model_jar(settings.home, transformer.BGE_SMALL)
     models = tmp_path / "home" / "models"
     models.mkdir(parents=True)
     shutil.copy(bge, models / bge.name)
     (models / ".pom.sha256").write_text("the digest of 0.1's pom")
-    uri, user, password = connection_target(settings)  # the suite's Neo4j, from another home
-    monkeypatch.setenv("PATH", str(tmp_path))  # no mvn: nothing can be resolved
+    monkeypatch.setenv("PATH", str(tmp_path))
+    return tmp_path / "home"
+
+
+@contextlib.asynccontextmanager
+async def recorded_for_bge_small(db: Database) -> AsyncIterator[None]:
+    """The store's vector indexes recorded as BGE-small's for the block (the suite's are
+    WordLlama's: nothing may be embedded meanwhile, 384 numbers would not fit them)."""
     [was] = await db.read("retrieval/embeddings/space")
     await db.write("retrieval/embeddings/record_space", model=transformer.BGE_SMALL.name,
                    dimension=384)
     try:
-        async with asyncio.timeout(60), own_app(
-                settings, admin_token, app, home=tmp_path / "home", neo4j_uri=uri,
-                neo4j_user=user, neo4j_password=SecretStr(password), embedder="local",
-                embedding_worker=False) as own:
-            used = own.app.state.runtime.embedder
-            assert isinstance(used, TransformerEmbedder)
-            assert used.model is transformer.BGE_SMALL and used.jar == models / bge.name
-            # Ready: BGE-small was loaded from that jar (its vectors do not fit the suite's
-            # indexes, WordLlama's, so no search here).
-            assert own.app.state.runtime.ready
+        yield
     finally:
         await db.write("retrieval/embeddings/record_space", **was)
-    assert sorted(p.name for p in models.iterdir()) == [".pom.sha256", bge.name]
+
+
+async def test_an_upgraded_service_on_a_bge_small_store_loads_bge_small_alone(
+        db: Database, settings: Settings, app: Starlette, admin_token: str,
+        home_of_0_1: Path) -> None:
+    """The default `local` on a store built with BGE-small, in a home 0.1 left, offline: the
+    service embeds with BGE-small from that jar and never resolves or loads E5 (both make
+    384 numbers: a mix-up would go unseen)."""
+    uri, user, password = connection_target(settings)  # the suite's Neo4j, from another home
+    async with recorded_for_bge_small(db), asyncio.timeout(60), own_app(
+            settings, admin_token, app, home=home_of_0_1, neo4j_uri=uri, neo4j_user=user,
+            neo4j_password=SecretStr(password), embedder="local",
+            embedding_worker=False) as own:
+        used = own.app.state.runtime.embedder
+        assert isinstance(used, TransformerEmbedder)
+        [jar] = (home_of_0_1 / "models").glob("*.jar")
+        assert used.model is transformer.BGE_SMALL and used.jar == jar
+        assert own.app.state.runtime.ready  # BGE-small was loaded from that jar
+    assert sorted(p.name for p in (home_of_0_1 / "models").iterdir()) == [".pom.sha256",
+                                                                         jar.name]
+
+
+async def test_an_upgraded_worker_on_a_bge_small_store_embeds_with_bge_small(
+        db: Database, settings: Settings, app: Starlette, home_of_0_1: Path) -> None:
+    """`graphmem worker` chooses as the service does."""
+    uri, user, password = connection_target(settings)
+    async with embedding_paused(app):
+        await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 10_000)
+        async with recorded_for_bge_small(db):
+            env = {**os.environ, "GRAPHMEM_HOME": str(home_of_0_1), "GRAPHMEM_NEO4J_URI": uri,
+                   "GRAPHMEM_NEO4J_USER": user, "GRAPHMEM_NEO4J_PASSWORD": password,
+                   "GRAPHMEM_EMBEDDER": "local", "GRAPHMEM_LOG_LEVEL": "WARNING"}
+            done = await asyncio.to_thread(
+                subprocess.run, [sys.executable, "-m", "graphmem", "worker", "--once"],
+                env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"embedded 0 node(s) with {transformer.BGE_SMALL.name}" in done.stderr
