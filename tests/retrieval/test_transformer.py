@@ -14,6 +14,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import httpx
 import pytest
 from pydantic import SecretStr
 from starlette.applications import Starlette
@@ -24,7 +25,7 @@ from graphmem.db.database import Database, connection_target
 from graphmem.retrieval import embeddings, transformer
 from graphmem.retrieval.background import Background
 from graphmem.retrieval.transformer import TransformerEmbedder
-from tests.support.apps import own_app
+from tests.support.apps import create, own_app
 from tests.support.runtime import embedding_paused, starved
 
 
@@ -154,12 +155,11 @@ def home_of_0_1(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 @contextlib.asynccontextmanager
-async def recorded_for_bge_small(db: Database) -> AsyncIterator[None]:
-    """The store's vector indexes recorded as BGE-small's for the block (the suite's are
+async def recorded_for(db: Database, model: transformer.LocalModel) -> AsyncIterator[None]:
+    """The store's vector indexes recorded as ``model``'s for the block (the suite's are
     WordLlama's: nothing may be embedded meanwhile, 384 numbers would not fit them)."""
     [was] = await db.read("retrieval/embeddings/space")
-    await db.write("retrieval/embeddings/record_space", model=transformer.BGE_SMALL.name,
-                   dimension=384)
+    await db.write("retrieval/embeddings/record_space", model=model.name, dimension=384)
     try:
         yield
     finally:
@@ -173,7 +173,7 @@ async def test_an_upgraded_service_on_a_bge_small_store_loads_bge_small_alone(
     service embeds with BGE-small from that jar and never resolves or loads E5 (both make
     384 numbers: a mix-up would go unseen)."""
     uri, user, password = connection_target(settings)  # the suite's Neo4j, from another home
-    async with recorded_for_bge_small(db), asyncio.timeout(60), own_app(
+    async with recorded_for(db, transformer.BGE_SMALL), asyncio.timeout(60), own_app(
             settings, admin_token, app, home=home_of_0_1, neo4j_uri=uri, neo4j_user=user,
             neo4j_password=SecretStr(password), embedder="local",
             embedding_worker=False) as own:
@@ -192,7 +192,7 @@ async def test_an_upgraded_worker_on_a_bge_small_store_embeds_with_bge_small(
     uri, user, password = connection_target(settings)
     async with embedding_paused(app):
         await embeddings.embed_all_pending(db, embeddings.WordLlamaEmbedder(), 10_000)
-        async with recorded_for_bge_small(db):
+        async with recorded_for(db, transformer.BGE_SMALL):
             env = {**os.environ, "GRAPHMEM_HOME": str(home_of_0_1), "GRAPHMEM_NEO4J_URI": uri,
                    "GRAPHMEM_NEO4J_USER": user, "GRAPHMEM_NEO4J_PASSWORD": password,
                    "GRAPHMEM_EMBEDDER": "local", "GRAPHMEM_LOG_LEVEL": "WARNING"}
@@ -201,3 +201,35 @@ async def test_an_upgraded_worker_on_a_bge_small_store_embeds_with_bge_small(
                 env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert f"embedded 0 node(s) with {transformer.BGE_SMALL.name}" in done.stderr
+
+
+async def test_a_model_that_cannot_be_resolved_leaves_the_service_unready_saying_why(
+        db: Database, settings: Settings, app: Starlette, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store built with E5, a fresh home and no Maven: the service starts, answers
+    `/readyz` with 503 and what to do, and keeps trying (it becomes ready once it can)."""
+    path = os.environ["PATH"]
+    monkeypatch.setenv("PATH", str(tmp_path))  # no mvn
+    uri, user, password = connection_target(settings)
+    own = create(settings.model_copy(update={
+        "home": tmp_path / "home", "neo4j_uri": uri, "neo4j_user": user,
+        "neo4j_password": SecretStr(password), "embedder": "local",
+        "embedding_worker": False}))
+    async with (recorded_for(db, transformer.E5_SMALL), embedding_paused(app),
+                own.router.lifespan_context(own), asyncio.timeout(60)):
+        runtime = own.state.runtime
+        while runtime.problem == "starting":
+            await asyncio.sleep(0.05)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=own),
+                                     base_url="http://graphmem.test") as client:
+            answer = await client.get("/readyz")
+            assert not runtime.ready and answer.status_code == 503
+            reason = answer.json()["reason"]
+            assert "embedding model could not be resolved" in reason
+            assert "GRAPHMEM_EMBEDDER" in reason
+            monkeypatch.setenv("PATH", path)  # Maven again (E5 is in ~/.m2: the suite's)
+            while not runtime.ready:
+                await asyncio.sleep(0.1)
+            assert (await client.get("/readyz")).status_code == 200
+    assert isinstance(runtime.embedder, TransformerEmbedder)
+    assert runtime.embedder.jar.parent == tmp_path / "home" / "models" / "e5-small-v2-q"
