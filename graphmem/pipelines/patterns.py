@@ -34,6 +34,8 @@ What it misses, by design or by limit:
   - lower-case names and places ("i live in lisbon"), and likes with "the" ("I can't stand
     the humidity"), dropped with the deictic ones ("I like the second one");
   - anything phrased another way: paraphrase is the LLM extractor's job.
+An object keeps the speaker's words, but not their first person: "I love camping trips with
+my fam" said by Melanie is "camping trips with Melanie's fam".
 """
 
 from __future__ import annotations
@@ -142,7 +144,13 @@ _NOT_OBJECT = frozenset({
     "neither", "option", "version", "idea", "plan", "one", "ones", "way", "so", "such", "more",
     "most", "less", "much", "many", "lots", "lot", "being", "doing", "having", "here", "there",
     "home", "work", "school", "least", "not", "no",
+    # A verb: "I love" closed a relative clause ("doing something I love is awesome").
+    "is", "was", "are", "were", "am", "be", "been", "has", "had", "have", "will", "would",
+    "can", "could", "should", "makes", "made", "gives", "keeps",
 })
+# The speaker's own words inside an object ("camping trips with my fam"): read from the fact
+# alone, "my" would be whoever reads it.
+_FIRST_PERSON = re.compile(r"\b(?:(?P<own>my|mine)|me|myself|I(?!'))\b")
 _NOT_A_ROLE = frozenset({"former", "ex", "retired", "aspiring", "future", "wannabe",
                          "would-be", "failed"})
 # Head nouns that make "I'm a …" an occupation rather than "I'm a big fan" or "a morning person".
@@ -442,7 +450,8 @@ def _from_sentence(sentence: _Sentence, episode_id: str, speaker: str,
 def _candidate(pattern: _Pattern, value: str, sentence: _Sentence, episode_id: str,
                speaker: str, confidence: float) -> Candidate:
     return Candidate(
-        episode_id=episode_id, subject=speaker, predicate=pattern.predicate, object=value,
+        episode_id=episode_id, subject=speaker, predicate=pattern.predicate,
+        object=_FIRST_PERSON.sub(lambda m: f"{speaker}'s" if m["own"] else speaker, value),
         object_is_entity=pattern.is_entity,
         confidence=round(confidence * _WEAK, 4) if pattern.weak else confidence,
         quote=sentence.text, valid_from=sentence.valid_from,

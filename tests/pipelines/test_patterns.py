@@ -74,6 +74,22 @@ def test_likes_and_dislikes_in_one_sentence() -> None:
         ("likes", "hiking"), ("dislikes", "mornings")}
 
 
+def test_an_object_names_the_speaker_not_my() -> None:
+    found = extract("e1", "I love camping trips with my fam and the kids love it too.",
+                    "Melanie", SAID_AT)
+    assert [c.object for c in found] == ["camping trips with Melanie's fam"]
+    found = extract("e1", "I love running my own studio, helping me grow", "Jon", SAID_AT)
+    assert [c.object for c in found] == ["running Jon's own studio"]
+
+
+@pytest.mark.parametrize("content", [
+    "Being my own boss and doing something I love is awesome!",
+    "Everything I love was in that box.", "The music I like makes me calm.",
+])
+def test_no_like_where_i_love_ends_a_clause(content: str) -> None:
+    assert extract("e1", content, "user", SAID_AT) == []
+
+
 def test_email() -> None:
     email = _only("My email is dana@example.com", "email")
     assert (email.object, email.object_is_entity) == ("dana@example.com", False)
