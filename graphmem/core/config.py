@@ -21,7 +21,8 @@ class SearchWeights(BaseModel):
     prints, per left-out conversation, the weights fitted on the others and their figures.
 
     Each retriever's list is normalised to 0..1 (BM25 by its best score; vectors between the
-    list's farthest and nearest) before weighing, so no list wins by its scale alone."""
+    list's farthest and nearest) before weighing, so no list wins by its scale alone; when
+    turns are searched too, the other kinds' lists by the turns' scale."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -400,3 +400,22 @@ async def test_a_session_filter_keeps_other_sessions_out(gql: GraphQLClient, ns:
         found = await gql.ok(SEARCH, ns=ns, q="heron river", kinds=["EPISODE"],
                              session=session)
         assert [h["episode"]["externalId"] for h in found["search"]["hits"]] == expected
+
+
+async def test_a_fact_that_meets_only_a_name_takes_no_place_from_the_turns_that_answer(
+        gql: GraphQLClient, ns: str, db: Database) -> None:
+    """Each kind's list is scaled against the turns' lists: the best of a few facts that met
+    only "Melanie" is not worth the best turn about camping (on its own scale it was)."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        ep("t1", 1, "We camped at Big Sur last summer, right above the cliffs", actor="Melanie"),
+        ep("t2", 2, "Nice! I went to a support group yesterday", actor="Caroline"),
+        ep("t3", 3, "The kids loved camping by the lake in Oregon too", actor="Melanie"),
+        ep("t4", 4, "I finished a pottery class on Friday, a bowl for my mum", actor="Melanie"),
+        ep("t5", 5, "I painted a sunset over the lake", actor="Melanie")])
+    await gql.ok(ASSERT, ns=ns, facts=[
+        fact("Melanie", "likes", "pottery", evidence=["t4"]),
+        fact("Melanie", "likes", "painting", evidence=["t5"])])
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
+    hits = (await gql.ok(SEARCH, ns=ns, q="Where has Melanie camped?"))["search"]["hits"]
+    assert [shown(h) for h in hits[:2]] == ["EPISODE:t1", "EPISODE:t3"]
+    assert "FACT:pottery" in [shown(h) for h in hits]  # still a hit, below them

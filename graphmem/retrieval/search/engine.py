@@ -98,8 +98,11 @@ async def retrieve(db: Database, ns: Namespace, query: SearchQuery,
     row = await _find(db, ns, query, found, vector, _filters(query, datetime.now(UTC)),
                       analysis.name_candidates(text))
     candidates: dict[Key, Candidate] = {}
-    for retriever, kind, rows in _votes(row, query):
-        _vote(candidates, retriever, kind, rows)
+    votes = _votes(row, query)
+    turns = _turn_scales(votes)
+    for retriever, kind, rows in votes:
+        _vote(candidates, retriever, kind, rows,
+              turns.get(retriever, ()) if kind is not Kind.EPISODE else ())
     for candidate in candidates.values():
         candidate.key_only = candidate.kind not in query.kinds
     links = _links(row, candidates)
@@ -164,10 +167,27 @@ def _filters(query: SearchQuery, now: datetime) -> dict[str, Any]:
             "end": to_native(query.end)}
 
 
+def _turn_scales(votes: list[tuple[Retriever, Kind, list[Row]]]) -> dict[Retriever, list[float]]:
+    """The turns' raw scores, per retriever, that the other kinds' lists are scaled against
+    when turns are searched too. Each list brought to 0..1 by its own best let the best of
+    ten weak facts count as much as the best turn: a fact that met only the name in the
+    question ("Melanie likes pottery" for "Where has Melanie camped?") took a place in the
+    top ten from a turn that answers. On the LoCoMo dev split, an all-kinds search found
+    0.801 of the evidence in its top ten against 0.819 for turns alone, and 0.795 against
+    0.826 with LoCoMo's 686 observations as facts (a fact hit counting its evidence turns);
+    scaled against the turns, 0.818 and 0.828. A fact still counts fully when it scores as
+    well as the best turn."""
+    return {retriever: [row["score"] for row in rows]
+            for retriever, kind, rows in votes if kind is Kind.EPISODE and rows}
+
+
 def _vote(candidates: dict[Key, Candidate], retriever: Retriever, kind: Kind,
-          rows: list[Row]) -> None:
+          rows: list[Row], reference: Sequence[float] = ()) -> None:
+    """``reference``: the scores this list is scaled against (``_turn_scales``); by
+    default its own."""
     scored = [(row["id"], row["score"]) for row in rows]
-    normalised = by_best(scored) if retriever == "bm25" else by_range(scored)
+    normalised = (by_best(scored, reference) if retriever == "bm25"
+                  else by_range(scored, reference))
     for rank, row in enumerate(rows, start=1):
         candidate = _candidate(candidates, kind, row)
         match retriever:

@@ -5,7 +5,7 @@ conversations left the fused top ten worse than BM25 alone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -30,22 +30,29 @@ class Candidate:
     score: float = 0.0
 
 
-def by_best(scored: Iterable[tuple[str, float]]) -> dict[str, float]:
-    """Scores over the best one (BM25 has no fixed scale)."""
+def by_best(scored: Iterable[tuple[str, float]],
+            reference: Sequence[float] = ()) -> dict[str, float]:
+    """Scores over the best one (BM25 has no fixed scale); with ``reference``, over the best
+    of those (another list's scores: see ``engine.retrieve``), at most 1."""
     pairs = list(scored)
-    best = max((s for _, s in pairs), default=0.0)
-    return {i: s / best for i, s in pairs} if best > 0 else {i: 0.0 for i, _ in pairs}
+    best = max(reference or [s for _, s in pairs], default=0.0)
+    return {i: min(s / best, 1.0) for i, s in pairs} if best > 0 else {i: 0.0 for i, _ in pairs}
 
 
-def by_range(scored: Iterable[tuple[str, float]]) -> dict[str, float]:
+def by_range(scored: Iterable[tuple[str, float]],
+             reference: Sequence[float] = ()) -> dict[str, float]:
     """Similarities as the share of the way from the list's farthest to its nearest one.
     Embedders differ in where their similarities lie (WordLlama's spread over 0.1-0.5, a
     sentence transformer's crowd into 0.5-0.9): only the spread within the list says which
-    neighbour is nearer, so no embedder's scale decides its weight."""
+    neighbour is nearer, so no embedder's scale decides its weight. With ``reference``, the
+    way is that list's, and a similarity beyond it counts 0 or 1."""
     pairs = list(scored)
-    low = min((s for _, s in pairs), default=0.0)
-    span = max((s for _, s in pairs), default=0.0) - low
-    return {i: (s - low) / span if span > 0 else 1.0 for i, s in pairs}
+    scale = reference or [s for _, s in pairs]
+    low = min(scale, default=0.0)
+    span = max(scale, default=0.0) - low
+    if span <= 0:
+        return {i: 1.0 if s >= low else 0.0 for i, s in pairs}
+    return {i: min(max((s - low) / span, 0.0), 1.0) for i, s in pairs}
 
 
 def kind_weights(weights: SearchWeights) -> dict[Kind, float]:

@@ -30,6 +30,15 @@ def test_scores_are_brought_to_one_scale() -> None:
     assert by_range([("only", 0.7)]) == {"only": 1.0}
 
 
+def test_another_list_can_set_the_scale() -> None:
+    """Facts scaled against the turns' lists: the best fact is worth the best turn only if
+    it scores as well; beyond the turns' list it counts 0 or 1."""
+    assert by_best([("f", 3.0), ("g", 15.0)], reference=[12.0, 6.0]) == {"f": 0.25, "g": 1.0}
+    assert by_range([("f", 0.75), ("g", 0.5), ("h", 0.95)], reference=[0.9, 0.6]) == \
+        pytest.approx({"f": 0.5, "g": 0.0, "h": 1.0})
+    assert by_range([("f", 0.7), ("g", 0.6)], reference=[0.65]) == {"f": 1.0, "g": 0.0}
+
+
 def test_the_best_keyword_hit_beats_a_weak_vector_neighbour() -> None:
     # Rank fusion let the 20th vector neighbour outrank the 1st BM25 hit; scores do not.
     ranked = fuse({(Kind.EPISODE, "kw"): episode("kw", bm25=1.0),
