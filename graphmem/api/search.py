@@ -206,10 +206,11 @@ async def recall(
 class Query:
     search: SearchResult = strawberry.field(
         resolver=search,
-        description="Hybrid search over episodes, facts, summaries and entities: BM25 per "
-                    "kind, graph expansion, reciprocal rank fusion; each hit says why.")
+        description="Hybrid search over episodes, facts, summaries and entities: BM25 and "
+                    "vectors per kind, graph expansion, fusion of normalised scores; each hit "
+                    "says why.")
     recall: RecallResult = strawberry.field(
         resolver=recall,
         description="The layered read for an agent's turn: session summary, current facts "
-                    "about the entities named, episodes when time or detail is asked; within "
-                    "a token budget, with a plan saying which layers ran and why.")
+                    "that bear on the question, then the turns that match; within a token "
+                    "budget, with a plan saying which layers ran and why.")

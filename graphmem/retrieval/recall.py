@@ -1,6 +1,7 @@
 """recall: the one read an agent makes each turn — what it needs to answer, within a budget.
 
-Layers, in order, each run only when a rule says so (the ``plan`` records every decision):
+Layers, in order, read at once (an agent waits for recall; the ``plan`` records why each
+ran or did not):
 1. the session's summary, when a session is given and it has one that is not stale (a stale
    one may still say what was since corrected, retracted or erased);
 2. the facts that bear on the question (``recall_facts``): about the entities it names and
@@ -8,11 +9,18 @@ Layers, in order, each run only when a rule says so (the ``plan`` records every 
    fact says so, with the claims it is disputed against: an agent must never read two values
    of a one-value predicate as both true. The facts a user pinned (always remember) are
    offered every turn, first among equals, and marked so;
-3. episodic search, only when the query refers to a time ("last Tuesday"), asks for detail
-   ("what did I say", "exactly", "when did"), or the facts do not answer all it asks in their
-   own words (one word of it met leaves the rest to the turns).
+3. episodic search, always: the turns that match fill what the facts leave of the budget.
+   When the facts answer all the question asks in their own words, the turns that state a
+   value memory has since replaced are left out (the evidence of a superseded or retracted
+   fact with an offered fact's subject and predicate: "I work at Zalando" once "Sam works at
+   Acme" answers "Where do I work?"). Turns used to be searched only when the query named a
+   time, asked for detail or met words no fact did, which kept such turns out but also the
+   turns that answer whenever a fact met every word ("Melanie likes camping trips" for
+   "Where has Melanie camped?"), and left the budget unused: on the LoCoMo dev split recall
+   delivered 0.844 of the evidence within 1,000 tokens, and 0.858 with the turns always
+   searched; with LoCoMo's observations as facts, 0.799 and 0.857.
 Pieces are added layer by layer while they fit the token budget (counted by a real
-tokenizer); when turns were searched, the facts take at most half of it before them and the
+tokenizer); when turns were found, the facts take at most half of it before them and the
 rest after them. What did not fit is counted in the plan, not silently dropped.
 """
 
@@ -43,9 +51,6 @@ from graphmem.summaries.store import Summary
 MIN_BUDGET, MAX_BUDGET = 50, 16_000
 EPISODE_CANDIDATES = 40  # turns the episode layer offers, best first; the budget trims further
 FACTS_SHARE = 0.5  # of the budget, what facts take before the turns when turns are searched
-_DETAIL = re.compile(r"\b(what did (i|we|you) (say|tell|mention|write)|exactly|word for word|"
-                     r"quote|when did|remember when|told you|mentioned|last time|details?)\b",
-                     re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -144,23 +149,12 @@ async def recall(db: Database, ns: Namespace, query: RecallQuery,
     episodic = SearchQuery(text=text, limit=EPISODE_CANDIDATES, kinds=(Kind.EPISODE,),
                            reference_time=now, end=as_of, min_similarity=query.min_similarity,
                            weights=query.weights)
-    # A time or a request for detail decides the episode layer before the facts are known:
-    # then the layers are independent reads and run at once (an agent waits for recall).
-    early_reason = _asks_for_episodes(text, result.time_range)
-    summary, (facts, linked, answered), early = await _at_once(
+    summary, (facts, linked, answered), episodes = await _at_once(
         _summary_layer(db, ns, query.session_id) if as_of is None else _no_summary_then(),
         _facts_layer(db, ns, question),
-        _episodes_layer(db, ns, episodic, early_reason, embedder) if early_reason
-        else _no_layer())
-    if early is not None:
-        episodes = early
-    elif not answered:
-        episodes = await _episodes_layer(db, ns, episodic, "no facts answer all the question "
-                                         "asks in their own words: searching the episodes",
-                                         embedder)
-    else:
-        episodes = Layer(Step("episodes", False,
-                              "facts answer all it asks; no time or detail asked"))
+        _episodes_layer(db, ns, episodic, _why_episodes(result.time_range), embedder))
+    if answered:
+        await _leave_out_replaced(db, ns, episodes, facts)
     result.entities = linked
     result.offer(summary)
     # Facts first, but while turns wait they take at most FACTS_SHARE of the budget, the
@@ -186,17 +180,11 @@ async def _no_summary_then() -> Layer:
     return Layer(Step("summary", False, "asOf: a summary tells the session as it is now"))
 
 
-async def _no_layer() -> None:
-    return None
-
-
-def _asks_for_episodes(query: str, time_range: TimeRange | None) -> str | None:
-    """Why the query needs the episode layer whatever the facts say, if it does."""
+def _why_episodes(time_range: TimeRange | None) -> str:
     if time_range is not None:
-        return f"the query refers to a time: {time_range.expression!r}"
-    if _DETAIL.search(query):
-        return "the query asks for detail"
-    return None
+        return f"the query refers to a time: {time_range.expression!r}; its turns fill " \
+               "what the facts leave"
+    return "the turns that match fill what the facts leave"
 
 
 async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) -> Layer:
@@ -216,8 +204,7 @@ async def _summary_layer(db: Database, ns: Namespace, session_id: str | None) ->
 async def _facts_layer(db: Database, ns: Namespace,
                        question: recall_facts.Question) -> tuple[Layer, list[Entity], bool]:
     """The facts that bear on the question, best first (``recall_facts``); with the linked
-    entities, and whether they answer all it asks in their own words (if not, the episodes
-    are searched)."""
+    entities, and whether they answer all it asks in their own words."""
     found = await recall_facts.find(db, ns, question)
     if found.reason is None:
         return Layer(Step("facts", False, "the query names no known entity and no fact "
@@ -234,6 +221,30 @@ async def _episodes_layer(db: Database, ns: Namespace, query: SearchQuery, reaso
     lines = [(h.episode, _episode_line(h.episode)) for h in found.hits if h.episode]
     return Layer(Step("episodes", True, "; ".join((reason, *found.priors))), [
         Piece("episodes", line, tokens.count(line), episode=episode) for episode, line in lines])
+
+
+async def _leave_out_replaced(db: Database, ns: Namespace, episodes: Layer,
+                              facts: Layer) -> None:
+    """The facts answer: the turns that state a value memory has since replaced for an
+    offered fact's subject and predicate (its evidence, or a turn naming it: a fact asserted
+    by an agent has no evidence) leave ``episodes``, counted in its reason, so an agent does
+    not read the old value beside the new one."""
+    offered = [p.fact for p in facts.candidates if p.fact is not None]
+    turns = [p.episode for p in episodes.candidates if p.episode is not None]
+    if not offered or not turns:
+        return
+    [row] = await db.read("retrieval/recall/replaced_turns", ns=ns,
+                          episode_ids=[e.id for e in turns], fact_ids=[f.id for f in offered])
+    believed = {f.object.casefold() for f in offered}
+    values = [re.compile(rf"(?<!\w){re.escape(value)}(?!\w)", re.IGNORECASE)
+              for value in row["objects"] if value.casefold() not in believed]
+    replaced = {e.id for e in turns
+                if e.id in row["evidence"] or any(v.search(e.content) for v in values)}
+    if replaced:
+        episodes.candidates = [p for p in episodes.candidates
+                               if p.episode is None or p.episode.id not in replaced]
+        episodes.step.reason += (f"; {len(replaced)} left out: they state what memory has "
+                                 "since replaced, and the facts answer")
 
 
 def _fact_lines(facts: list[Fact]) -> dict[str, str]:

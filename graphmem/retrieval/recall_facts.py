@@ -55,7 +55,7 @@ class Question:
 @dataclass
 class Found:
     facts: list[Fact] = field(default_factory=list)  # to offer, best first
-    answered: bool = False  # their own words meet every word the question asks
+    answered: bool = False  # their own words meet every word the question asks (not names)
     linked: list[Entity] = field(default_factory=list)
     reason: str | None = None  # None: the layer did not run (nothing to offer)
 
@@ -79,7 +79,7 @@ async def find(db: Database, ns: Namespace, q: Question) -> Found:
     offered = _with_rivals(offered, left_out)
     hops = await _hops(db, ns, q, asked - named, offered, set(candidates))
     return Found(facts=_ordered(offered, hops),
-                 answered=_answered(asked - named, offered, hops, relating), linked=every,
+                 answered=_answered(asked - named, offered, hops), linked=every,
                  reason=_reason(me, linked, offered, left_out, hops, pinned, q.as_of))
 
 
@@ -232,16 +232,13 @@ async def _hops(db: Database, ns: Namespace, q: Question, asked: frozenset[str],
     return hops
 
 
-def _answered(asked: frozenset[str], offered: list[Scored], hops: list[_Hop],
-              relating: frozenset[str]) -> bool:
+def _answered(asked: frozenset[str], offered: list[Scored], hops: list[_Hop]) -> bool:
     """Whether the facts offered (and their hops') meet in their own words every word the
-    question asks, the names it links aside: then they answer it. One word met ("Rita likes
-    painting" of "What did Rita paint for the shelter fundraiser?") leaves the rest to the
-    turns (on the LoCoMo dev split, a tenth of the questions were answered so by one offline
-    fact, and recall gave them no turn at all)."""
+    question asks, the names it links aside: then they answer it, and recall leaves out the
+    turns that state a value they replaced. A fact between two entities the question names
+    answers no more than its words do: "Sam lives in Lisbon" does not answer "Where did Sam
+    live before Lisbon?"."""
     said = [s for s in (*offered, *(f for hop in hops for f in hop.found)) if s.answers]
-    if any(s.fact.id in relating for s in said):
-        return True
     met = frozenset().union(*(relevance.stems(relevance.phrase(s.fact)) for s in said))
     return bool(said) and asked <= met
 

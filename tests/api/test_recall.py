@@ -88,7 +88,7 @@ async def test_i_is_the_sessions_speaker(gql: GraphQLClient, ns: str, db: Databa
     assert "Sam" in [e["name"] for e in work["entities"]]
     steps = {s["layer"]: s for s in work["plan"]}
     assert "'Sam'" in steps["facts"]["reason"]
-    assert not steps["episodes"]["ran"]  # a fact answers it
+    assert work["pieces"][0]["text"].startswith("Sam works at Acme Robotics")  # before turns
     # Outside a session, the namespace's user turns have one speaker: Sam again.
     assert (await facts_shown(gql, ns, "Where do I work?"))[:1] == ["Sam works at Acme Robotics"]
     # A speaker named by the caller is whom "I" stands for, and only they.
@@ -233,8 +233,8 @@ async def test_a_fact_meeting_one_word_of_the_question_leaves_the_rest_to_the_tu
         gql: GraphQLClient, ns: str, db: Database) -> None:
     """"Rita likes painting" meets "paint" of "What did Rita paint for the shelter
     fundraiser?" and nothing else of it: the turns are searched too, and the one that answers
-    is given. A fact that meets all a question asks ("Where does Rita work?") still answers
-    it alone: no turn, not even the one it was learned from."""
+    is given. A fact that meets all a question asks ("Where does Rita work?") comes first,
+    and the turns fill what it leaves of the budget."""
     await gql.ok(RECORD, ns=ns, eps=[
         turn("mural", 1, "I painted a sunset mural for the shelter fundraiser", "Rita"),
         turn("job", 2, "Globex took me on as a welder", "Rita"),
@@ -250,8 +250,36 @@ async def test_a_fact_meeting_one_word_of_the_question_leaves_the_rest_to_the_tu
     assert any("sunset mural" in s for s in said)
     work = (await gql.ok(RECALL, ns=ns, q="Where does Rita work?"))["recall"]
     assert facts_of(work) == ["Rita works at Globex"]
-    assert not {s["layer"]: s["ran"] for s in work["plan"]}["episodes"]
-    assert [p for p in work["pieces"] if p["layer"] == "episodes"] == []
+    assert work["pieces"][0]["text"].startswith("Rita works at Globex")
+    said = [p["text"] for p in work["pieces"] if p["layer"] == "episodes"]
+    assert any("Globex took me on" in s for s in said)
+
+
+async def test_when_facts_answer_the_turns_stating_a_replaced_value_are_left_out(
+        gql: GraphQLClient, ns: str, db: Database) -> None:
+    """After a move, "Where does Sam live?" is answered by the fact, and the turns fill the
+    rest, but not those saying where Sam lived before: the superseded fact's evidence, and a
+    turn naming its value without being evidence. "Where did Sam live before Lisbon?" asks
+    more than the fact says, and gets them."""
+    await gql.ok(RECORD, ns=ns, eps=[
+        turn("p1", 1, "I live in Porto, by the river"),
+        turn("p2", 2, "Porto in winter is grey but cosy, I will miss living there"),
+        turn("l1", 3, "I moved to Lisbon last week, I live near the castle now")])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Sam", "lives_in", "Porto", evidence=["p1"])])
+    await gql.ok(ASSERT, ns=ns, facts=[fact("Sam", "lives_in", "Lisbon", evidence=["l1"])])
+    await embed_all_pending(db, WordLlamaEmbedder(), 256)
+
+    now = (await gql.ok(RECALL, ns=ns, q="Where does Sam live?"))["recall"]
+    assert facts_of(now) == ["Sam lives in Lisbon"]
+    said = [p["text"] for p in now["pieces"] if p["layer"] == "episodes"]
+    assert any("Lisbon last week" in s for s in said)
+    assert not any("Porto" in p["text"] for p in now["pieces"])
+    steps = {s["layer"]: s for s in now["plan"]}
+    assert "2 left out: they state what memory has since replaced" in steps["episodes"]["reason"]
+
+    before = (await gql.ok(RECALL, ns=ns, q="Where did Sam live before Lisbon?"))["recall"]
+    said = [p["text"] for p in before["pieces"] if p["layer"] == "episodes"]
+    assert any("Porto, by the river" in s for s in said)
 
 
 async def test_facts_take_half_the_budget_while_the_turns_that_answer_wait(
