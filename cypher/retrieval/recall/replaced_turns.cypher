@@ -7,7 +7,7 @@ MATCH (offered:Fact {ns: $ns, id: fact_id})-[:SUBJECT]->(subject:Entity)
 MATCH (old:Fact)-[:SUBJECT]->(subject)
 WHERE old.ns = $ns AND old.predicate = offered.predicate
   AND old.status IN ['superseded', 'retracted']
-WITH DISTINCT old
+WITH DISTINCT old ORDER BY old.recorded_at DESC, old.id LIMIT 200  // a hub's long history
 OPTIONAL MATCH (old)-[:EVIDENCED_BY]->(e:Episode)
-WHERE e.id IN $episode_ids
+WHERE e.id IN $episode_ids AND e.ns = $ns
 RETURN collect(DISTINCT old.object) AS objects, collect(DISTINCT e.id) AS evidence
