@@ -12,13 +12,13 @@ ran or did not):
 3. episodic search, always: the turns that match fill what the facts leave of the budget.
    When the facts answer all the question asks in their own words, the turns that state a
    value memory has since replaced are left out (the evidence of a superseded or retracted
-   fact with an offered fact's subject and predicate: "I work at Zalando" once "Sam works at
-   Acme" answers "Where do I work?"). Turns used to be searched only when the query named a
-   time, asked for detail or met words no fact did, which kept such turns out but also the
-   turns that answer whenever a fact met every word ("Melanie likes camping trips" for
-   "Where has Melanie camped?"), and left the budget unused: on the LoCoMo dev split recall
-   delivered 0.844 of the evidence within 1,000 tokens, and 0.858 with the turns always
-   searched; with LoCoMo's observations as facts, 0.799 and 0.857.
+   fact with an offered fact's subject and predicate, or a turn naming its value: "I work at
+   Zalando" once "Sam works at Acme" answers "Where do I work?"). Turns used to be searched
+   only when the query named a time, asked for detail or met words no fact did, which kept
+   such turns out but also the turns that answer whenever a fact met every word ("Melanie
+   likes camping trips" for "Where has Melanie camped?"), and left the budget unused: on the
+   LoCoMo dev split recall delivered 0.844 of the evidence within 1,000 tokens, and 0.858
+   with the turns always searched; with LoCoMo's observations as facts, 0.799 and 0.857.
 Pieces are added layer by layer while they fit the token budget (counted by a real
 tokenizer); when turns were found, the facts take at most half of it before them and the
 rest after them. What did not fit is counted in the plan, not silently dropped.

@@ -18,11 +18,11 @@ fact about Sam. Each candidate is scored, pure and in one place:
 A fact *bears* on the question when its words (or its evidence's) meet it; it *answers* it
 when its own words do (met only in its evidence, the turns are what to show). When some bear,
 they are offered if they score at least ``KEEP`` times the best, the others left out
-(pinned facts excepted). When none does, the facts
-offered depend on what the question asks: nothing in particular ("Tell me about myself"),
-all of them, best first; something no fact's words meet ("How old am I?" of ``age 34``),
-those the vectors put within ``UNMET_KEEP`` of the best: few when the vectors tell the facts
-apart, more when they cannot (before, all: ten facts about Sam to tell his age).
+(pinned facts excepted). When none does, the facts offered depend on what the question
+asks: nothing in particular ("Tell me about myself"), all of them, best first; something no
+fact's words meet ("How old am I?" of ``age 34``), those the vectors put within
+``UNMET_KEEP`` of the best: few when the vectors tell the facts apart, more when they cannot
+(before, all: ten facts about Sam to tell his age).
 
 ``KEEP`` and ``UNMET_KEEP`` were chosen on the questions in tests/retrieval/test_relevance.py,
 with WordLlama and with BGE-small: all pass with ``KEEP`` from 0.1 to 0.4 (0.3 sits inside)
